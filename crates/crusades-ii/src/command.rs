@@ -1,0 +1,473 @@
+//! 4.0 Leaders and 5.0 Command: command chits and changing them, Overall Leaders, command
+//! span and its extension, out-of-command units, and Crusader heavy cavalry's charge.
+
+use std::collections::VecDeque;
+
+use engine::{Event, Log, Modifier, Rejection, RollRecord, Seat};
+use hexgrid::{Direction, Hex};
+
+use crate::action::Action;
+use crate::scenario::{Chit, LeaderId, UnitId};
+use crate::state::{Loc, State};
+
+impl State {
+    /// Hexes within `span` of `leader`'s hex along a path free of enemy combat units and of
+    /// enemy ZOCs not occupied by a friendly combat unit (5.31, 6.24). Counting excludes the
+    /// leader's hex and includes the unit's.
+    fn span_area(&self, side: Seat, from: Hex, span: u32) -> Vec<Hex> {
+        let enemy = self.battle.enemy(side);
+        let ez = self.zoc_of(enemy);
+        let grid = &self.battle.map.grid;
+        let mut dist = vec![u32::MAX; grid.len()];
+        let mut out = Vec::new();
+        let mut queue = VecDeque::new();
+        if let Some(i) = grid.index(from) {
+            dist[i] = 0;
+            queue.push_back(from);
+        }
+        while let Some(h) = queue.pop_front() {
+            out.push(h);
+            let dh = grid.index(h).map(|i| dist[i]).unwrap_or(0);
+            if dh >= span {
+                continue;
+            }
+            for d in Direction::ALL {
+                let n = h.neighbour(d);
+                let Some(i) = grid.index(n) else { continue };
+                if dist[i] != u32::MAX {
+                    continue;
+                }
+                let occ = self.occupant(n);
+                if occ == Some(enemy) {
+                    continue;
+                }
+                if ez[i] && occ != Some(side) {
+                    continue;
+                }
+                dist[i] = dh + 1;
+                queue.push_back(n);
+            }
+        }
+        out
+    }
+
+    /// Which units of `side` are in command now (5.3, 5.31, 5.32, 5.34, 4.3). Skirmishers are
+    /// never checked (5.3) and count as in command.
+    pub fn command_status(&self, side: Seat) -> Vec<(UnitId, bool)> {
+        let mut areas: Vec<Option<Vec<Hex>>> = vec![None; self.leaders.len()];
+        for l in self.leader_ids() {
+            let d = &self.battle.leaders[l as usize];
+            if d.side != side {
+                continue;
+            }
+            if let Some(h) = self.leaders[l as usize].loc.hex() {
+                areas[l as usize] = Some(self.span_area(side, h, self.span(l)));
+            }
+        }
+        let overall = self.overall_leader(side);
+        let units: Vec<UnitId> = self.on_map(side).collect();
+        let mut status: Vec<(UnitId, bool)> = units
+            .iter()
+            .map(|&u| {
+                if self.skirmisher(u) {
+                    return (u, true);
+                }
+                let h = self.hex(u).unwrap_or(Hex { q: 0, r: 0 });
+                let leader = self.def(u).leader;
+                let near = |l: LeaderId| areas[l as usize].as_ref().is_some_and(|a| a.contains(&h));
+                (u, near(leader) || overall.is_some_and(near))
+            })
+            .collect();
+        // 5.32: extension through chains of adjacent in-command units of the same leader.
+        loop {
+            let mut changed = false;
+            for i in 0..status.len() {
+                if status[i].1 {
+                    continue;
+                }
+                let u = status[i].0;
+                let h = self.hex(u);
+                let leader = self.def(u).leader;
+                let linked = status.iter().any(|&(v, ok)| {
+                    ok && v != u
+                        && !self.skirmisher(v)
+                        && self.def(v).leader == leader
+                        && self.hex(v).zip(h).is_some_and(|(a, b)| a.distance(b) == 1)
+                });
+                if linked {
+                    status[i].1 = true;
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        status
+    }
+
+    /// 3.0 II A, 5.3: at the start of a Movement Phase, mark the active side's units out of
+    /// command. 5.33: charging heavy cavalry out of command and not in an enemy ZOC flips.
+    pub fn check_command(&mut self, log: &mut Log) {
+        let side = self.active;
+        let status = self.command_status(side);
+        for (u, ok) in status {
+            let was = self.unit(u).out_of_command;
+            self.unit_mut(u).out_of_command = !ok;
+            if !ok && !was {
+                let name = self.name(u).to_string();
+                log.push_with(|| {
+                    Event::public("Crusades II 5.3", format!("{name} is out of command"))
+                });
+            }
+            if !ok && self.heavy(u) && self.unit(u).charging {
+                let h = self.hex(u).unwrap_or(Hex { q: 0, r: 0 });
+                if !self.in_enemy_zoc(side, h) {
+                    self.unit_mut(u).charging = false;
+                    let name = self.name(u).to_string();
+                    log.push_with(|| {
+                        Event::public(
+                            "Crusades II 5.33",
+                            format!("{name}, out of command, stops charging"),
+                        )
+                    });
+                }
+            }
+        }
+    }
+
+    /// Leaders of `side` that take command chits: those commanding combat units (5.0) that
+    /// are on the map or may still enter.
+    pub fn chit_leaders(&self, side: Seat) -> Vec<LeaderId> {
+        self.leader_ids()
+            .filter(|&l| {
+                let d = &self.battle.leaders[l as usize];
+                d.side == side
+                    && self.leaders[l as usize].loc != Loc::Eliminated
+                    && self
+                        .battle
+                        .units
+                        .iter()
+                        .enumerate()
+                        .any(|(i, u)| u.leader == l && self.units[i].loc != Loc::Eliminated)
+            })
+            .collect()
+    }
+
+    /// Chits a leader may hold now: at night Reserve or Muster only (12.21); a reinforcement
+    /// leader enters with Advance or Reserve (12.1); Muster only after two of his units are
+    /// routed or destroyed (5.16).
+    fn allowed_chits(&self, l: LeaderId) -> Vec<Chit> {
+        let muster_ok = self.muster_allowed(l);
+        let waiting = self.leaders[l as usize].loc == Loc::Waiting;
+        Chit::ALL
+            .into_iter()
+            .filter(|&c| c != Chit::Muster || muster_ok)
+            .filter(|&c| !self.night() || matches!(c, Chit::Reserve | Chit::Muster))
+            .filter(|&c| !waiting || matches!(c, Chit::Advance | Chit::Reserve))
+            .collect()
+    }
+
+    /// 5.16: at least two combat units of the leader's force routed or destroyed.
+    pub fn muster_allowed(&self, l: LeaderId) -> bool {
+        self.unit_ids()
+            .filter(|&u| self.def(u).leader == l)
+            .filter(|&u| self.unit(u).routed || self.unit(u).loc == Loc::Eliminated)
+            .count()
+            >= 2
+    }
+
+    /// Whether a leader may change his chit without a roll: the first placement (3.0 I A), an
+    /// Overall Leader's own (4.3, 5.2), a leader stacked with his Overall Leader (5.21), the
+    /// morning after the night (12.21).
+    fn free_change(&self, l: LeaderId) -> bool {
+        let st = &self.leaders[l as usize];
+        let d = &self.battle.leaders[l as usize];
+        if st.chit.is_none() || d.overall {
+            return true;
+        }
+        if self.battle.special.night_turns
+            && self.turn > 0
+            && self.battle.turns[self.turn - 1].night
+            && !self.night()
+        {
+            return true;
+        }
+        let Some(h) = st.loc.hex() else { return false };
+        self.leader_ids().any(|o| {
+            o != l
+                && self.battle.leaders[o as usize].overall
+                && self.battle.leaders[o as usize].side == d.side
+                && self.leaders[o as usize].loc == Loc::Map(h)
+        })
+    }
+
+    /// Whether a leader is within his Overall Leader's command span (5.21).
+    fn near_overall(&self, l: LeaderId) -> bool {
+        let d = &self.battle.leaders[l as usize];
+        let Some(h) = self.leaders[l as usize].loc.hex() else {
+            return false;
+        };
+        self.leader_ids().any(|o| {
+            o != l
+                && self.battle.leaders[o as usize].overall
+                && self.battle.leaders[o as usize].side == d.side
+                && self.leaders[o as usize]
+                    .loc
+                    .hex()
+                    .is_some_and(|oh| oh.distance(h) <= self.span(o))
+        })
+    }
+
+    /// Legal Order Phase actions of a seat.
+    pub fn order_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        if self.orders_done[seat.index()] {
+            return;
+        }
+        let mut missing = false;
+        for l in self.chit_leaders(seat) {
+            let st = &self.leaders[l as usize];
+            let allowed = self.allowed_chits(l);
+            if st.chit.is_none() {
+                missing = true;
+                for c in allowed {
+                    out.push(Action::Chit { leader: l, chit: c });
+                }
+                continue;
+            }
+            if st.change_tried {
+                continue;
+            }
+            let forced = self.night() && !matches!(st.chit, Some(Chit::Reserve | Chit::Muster));
+            for c in allowed {
+                if Some(c) == st.chit {
+                    continue;
+                }
+                if self.free_change(l) || forced || (c == Chit::Muster && self.muster_allowed(l)) {
+                    out.push(Action::Chit { leader: l, chit: c });
+                } else if self.ratings(l).0.is_some() {
+                    out.push(Action::Change { leader: l, chit: c });
+                }
+            }
+        }
+        // 5.6: heavy cavalry under an Attack command may try to charge.
+        for u in self.on_map(seat) {
+            if self.charge_possible(u) {
+                out.push(Action::Charge { unit: u });
+            }
+        }
+        if !missing {
+            out.push(Action::OrdersDone);
+        }
+    }
+
+    fn charge_possible(&self, u: UnitId) -> bool {
+        let s = self.unit(u);
+        self.heavy(u)
+            && !s.charging
+            && !s.routed
+            && !s.charge_tried
+            && self.chit(u) == Some(Chit::Attack)
+            && self
+                .hex(u)
+                .is_some_and(|h| !self.in_enemy_zoc(self.side(u), h))
+    }
+
+    /// Applies an Order Phase action.
+    pub fn apply_order(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        log: &mut Log,
+    ) -> Result<(), Rejection> {
+        let mut legal = Vec::new();
+        self.order_actions(seat, &mut legal);
+        if !legal.contains(action) {
+            return Err(self.order_refusal(seat, action));
+        }
+        match *action {
+            Action::Chit { leader, chit } => {
+                self.leaders[leader as usize].chit = Some(chit);
+                let name = self.leader_name(leader).to_string();
+                log.push_with(|| {
+                    Event::private(
+                        "Crusades II 5.0",
+                        format!("{name} takes a {} command", chit.name()),
+                        vec![seat],
+                    )
+                });
+            }
+            Action::Change { leader, chit } => {
+                let roll = self.dice.d10();
+                let (command, ..) = self.ratings(leader);
+                let command = command.unwrap_or(0);
+                let mut mods = Vec::new();
+                if self.near_overall(leader) {
+                    mods.push(Modifier {
+                        reason: "within the Overall Leader's command span (5.21)".into(),
+                        value: -1,
+                    });
+                }
+                let total = roll as i32 + mods.iter().map(|m| m.value).sum::<i32>();
+                let ok = total <= command as i32;
+                self.leaders[leader as usize].change_tried = true;
+                if ok {
+                    self.leaders[leader as usize].chit = Some(chit);
+                }
+                let name = self.leader_name(leader).to_string();
+                log.push_with(|| {
+                    Event::public(
+                        "Crusades II 5.2",
+                        format!(
+                            "{name} tries to change his command: {}",
+                            if ok { "changed" } else { "unchanged" }
+                        ),
+                    )
+                    .with_roll(RollRecord {
+                        purpose: format!("command change of {name}"),
+                        dice: vec![roll],
+                        modifiers: mods,
+                        total,
+                        cell: Some(format!("command rating {command}")),
+                        result: if ok {
+                            "changed".into()
+                        } else {
+                            "unchanged".into()
+                        },
+                    })
+                });
+                if ok {
+                    log.push_with(|| {
+                        Event::private(
+                            "Crusades II 5.2",
+                            format!("{name} now has a {} command", chit.name()),
+                            vec![seat],
+                        )
+                    });
+                }
+            }
+            Action::Charge { unit } => {
+                let roll = self.dice.d10();
+                let morale = self.values(unit).morale;
+                let ok = roll <= morale;
+                self.unit_mut(unit).charge_tried = true;
+                let name = self.name(unit).to_string();
+                log.push_with(|| {
+                    Event::public(
+                        "Crusades II 5.6",
+                        format!(
+                            "{name} {}",
+                            if ok {
+                                "flips to its charging side"
+                            } else {
+                                "fails to charge"
+                            }
+                        ),
+                    )
+                    .with_roll(RollRecord {
+                        purpose: format!("morale of {name} to charge"),
+                        dice: vec![roll],
+                        modifiers: vec![],
+                        total: roll as i32,
+                        cell: Some(format!("morale {morale}")),
+                        result: if ok { "pass".into() } else { "fail".into() },
+                    })
+                });
+                if ok {
+                    self.unit_mut(unit).charging = true;
+                    if self.battle.special.charge_berserk {
+                        self.berserk_check(unit, "Crusades II 12.23", log);
+                    }
+                }
+            }
+            Action::OrdersDone => {
+                self.orders_done[seat.index()] = true;
+                log.push_with(|| {
+                    Event::public(
+                        "Crusades II 3.0",
+                        format!(
+                            "{} has finished the Order Phase",
+                            self.battle.seats[seat.index()]
+                        ),
+                    )
+                });
+            }
+            _ => return Err(Rejection::new("not an Order Phase action")),
+        }
+        Ok(())
+    }
+
+    fn order_refusal(&self, seat: Seat, action: &Action) -> Rejection {
+        if self.orders_done[seat.index()] {
+            return Rejection::new("your orders are already complete this turn");
+        }
+        match action {
+            Action::Chit { leader, chit } | Action::Change { leader, chit } => {
+                let d = &self.battle.leaders[*leader as usize];
+                if d.side != seat {
+                    return Rejection::new(format!("{} is not your leader", d.name));
+                }
+                if !self.allowed_chits(*leader).contains(chit) {
+                    return Rejection::new(format!(
+                        "{} may not take a {} command now (5.16 Muster needs two units routed or destroyed; 12.21 night: reserve or muster; 12.1 reinforcements: advance or reserve)",
+                        d.name,
+                        chit.name()
+                    ));
+                }
+                if self.leaders[*leader as usize].change_tried {
+                    return Rejection::new(format!("{} has already tried to change his command this turn (5.2)", d.name));
+                }
+                if matches!(action, Action::Chit { .. }) {
+                    return Rejection::new(format!("{} must roll to change his command: use `change` (5.2)", d.name));
+                }
+                Rejection::new(format!("{} cannot change his command now", d.name))
+            }
+            Action::Charge { .. } => Rejection::new("only Crusader heavy cavalry under an Attack command, not charging, not routed and not in an enemy ZOC may try to charge (5.6)"),
+            Action::OrdersDone => Rejection::new("every leader commanding units needs a command chit first (5.0)"),
+            _ => Rejection::new("the Order Phase takes chit, change, charge and orders-done"),
+        }
+    }
+
+    /// 5.6: at the end of the Order Phase, charging heavy cavalry whose leader no longer has an
+    /// Attack command flips back, unless in an enemy ZOC.
+    pub fn uncharge(&mut self, log: &mut Log) {
+        for u in self.unit_ids().collect::<Vec<_>>() {
+            if self.heavy(u) && self.unit(u).charging && self.chit(u) != Some(Chit::Attack) {
+                let Some(h) = self.hex(u) else { continue };
+                if !self.in_enemy_zoc(self.side(u), h) {
+                    self.unit_mut(u).charging = false;
+                    let name = self.name(u).to_string();
+                    log.push_with(|| {
+                        Event::public(
+                            "Crusades II 5.6",
+                            format!("{name} flips to its non-charging side"),
+                        )
+                    });
+                }
+            }
+        }
+    }
+
+    /// 12.21: at the start of a night turn every leader's command becomes Reserve unless it is
+    /// Reserve or Muster.
+    pub fn nightfall(&mut self, log: &mut Log) {
+        if !self.night() {
+            return;
+        }
+        for l in self.leader_ids().collect::<Vec<_>>() {
+            let st = &mut self.leaders[l as usize];
+            if st.chit.is_some() && !matches!(st.chit, Some(Chit::Reserve | Chit::Muster)) {
+                st.chit = Some(Chit::Reserve);
+                let name = self.leader_name(l).to_string();
+                let side = self.battle.leaders[l as usize].side;
+                log.push_with(|| {
+                    Event::private(
+                        "Crusades II 12.21",
+                        format!("night: {name} takes a reserve command"),
+                        vec![side],
+                    )
+                });
+            }
+        }
+    }
+}

@@ -1,0 +1,219 @@
+//! 9.1 Fire Combat and 9.2 Line of Sight: who may fire at what, the Range Table, the Fire
+//! Table with its modifiers, and the results.
+
+use engine::{Event, Log, Modifier, RollRecord, Seat};
+use hexgrid::{line_between, Arc, Hex, LosCell};
+
+use crate::morale::CheckKind;
+use crate::scenario::{CombatResult, UnitId};
+use crate::state::{Fury, Phase, State};
+
+impl State {
+    /// Whether a unit may fire at all this segment (9.1, 10.1, 16.42, 12.21).
+    pub fn may_fire(&self, u: UnitId) -> bool {
+        let s = self.unit(u);
+        self.hex(u).is_some()
+            && self.values(u).fire
+            && self.battle.utype(u).fire_column.is_some()
+            && !s.routed
+            && !s.fired
+            && s.fury != Fury::Exhausted
+            && !self.night()
+    }
+
+    /// The range modifier for a unit firing `distance` hexes, or `None` out of range (9.11).
+    pub fn range_modifier(&self, u: UnitId, distance: u32) -> Option<i32> {
+        let col = self.battle.utype(u).fire_column?;
+        if distance == 0 || distance > 6 {
+            return None;
+        }
+        self.battle.tables.range[col][distance as usize - 1]
+    }
+
+    /// Whether the target hex lies through the firer's frontal hexsides (9.1): the line to it
+    /// leaves the firer's hex through a front hexside (or along one).
+    fn in_front(&self, u: UnitId, from: Hex, to: Hex) -> bool {
+        if self.skirmisher(u) {
+            return true;
+        }
+        let first = if from.distance(to) == 1 {
+            vec![to]
+        } else {
+            match line_between(from, to).first() {
+                Some(LosCell::Hex(h)) => vec![*h],
+                Some(LosCell::Hexside(a, b)) => vec![*a, *b],
+                None => vec![to],
+            }
+        };
+        first.into_iter().any(|h| {
+            from.direction_to(h)
+                .is_some_and(|d| self.arc(u, d) == Arc::Front)
+        })
+    }
+
+    /// Whether a hex blocks the line of sight from `from` to `to` (9.21, 9.22).
+    fn blocks(&self, h: Hex, from: Hex, to: Hex) -> bool {
+        let map = &self.battle.map;
+        let e = |x: Hex| map.info(x).elevation;
+        let (ef, et, eh) = (e(from), e(to), e(h));
+        let woods_or_town = self.battle.tables.terrains[map.info(h).terrain as usize].blocks_los;
+        let units = self.occupant(h).is_some();
+        if ef == et {
+            // 9.21: woods or town at the same elevation, units at the same elevation, or a
+            // higher hex.
+            ((woods_or_town || units) && eh == ef) || eh > ef
+        } else {
+            // 9.22: a hex higher than both, woods or town, units adjacent to the target.
+            eh > ef.max(et) || woods_or_town || (units && h.distance(to) == 1)
+        }
+    }
+
+    /// Whether `from` sees `to` (9.2). A line running along a hexside is blocked only when
+    /// both hexes block it: the firer may look down either side (rules notes, 9.2).
+    pub fn line_of_sight(&self, from: Hex, to: Hex) -> bool {
+        if from.distance(to) <= 1 {
+            return true;
+        }
+        line_between(from, to).into_iter().all(|cell| match cell {
+            LosCell::Hex(h) => !self.blocks(h, from, to),
+            LosCell::Hexside(a, b) => !(self.blocks(a, from, to) && self.blocks(b, from, to)),
+        })
+    }
+
+    /// The hexes a unit may fire at now.
+    pub fn fire_targets(&self, u: UnitId) -> Vec<Hex> {
+        if !self.may_fire(u) {
+            return Vec::new();
+        }
+        let Some(from) = self.hex(u) else {
+            return Vec::new();
+        };
+        let enemy = self.battle.enemy(self.side(u));
+        let mut out: Vec<Hex> = Vec::new();
+        for e in self.on_map(enemy) {
+            let Some(h) = self.hex(e) else { continue };
+            if out.contains(&h) || self.fire_closed.contains(&h) {
+                continue;
+            }
+            let d = from.distance(h);
+            if self.range_modifier(u, d).is_none() {
+                continue;
+            }
+            if self.in_front(u, from, h) && self.line_of_sight(from, h) {
+                out.push(h);
+            }
+        }
+        out
+    }
+
+    /// The seat firing in the current fire segment.
+    pub fn firing_seat(&self) -> Seat {
+        match self.phase {
+            Phase::DefensiveFire => self.battle.enemy(self.active),
+            _ => self.active,
+        }
+    }
+
+    /// Resolves one unit's fire at a hex (9.1): range, terrain, elevation and target
+    /// modifiers; the Fire Table; morale checks and step losses.
+    pub fn fire(&mut self, u: UnitId, target: Hex, log: &mut Log) {
+        let from = self.hex(u).unwrap_or(target);
+        if self.fire_target != Some(target) {
+            // 9.1: all fire at one hex is resolved before another hex is fired at.
+            if let Some(prev) = self.fire_target.replace(target) {
+                self.fire_closed.push(prev);
+            }
+        }
+        self.unit_mut(u).fired = true;
+        if self.phase == Phase::OffensiveFire {
+            self.unit_mut(u).fired_at = Some(target);
+        }
+        let defenders = self.stack_at(target);
+        let Some(&top) = defenders.first() else {
+            return;
+        };
+        let t = &self.battle.tables;
+        let mut mods = Vec::new();
+        let d = from.distance(target);
+        if let Some(m) = self.range_modifier(u, d).filter(|m| *m != 0) {
+            mods.push(Modifier {
+                reason: format!("range {d} (9.11)"),
+                value: m,
+            });
+        }
+        let terrain = &t.terrains[self.battle.map.info(target).terrain as usize];
+        if terrain.fire != 0 {
+            mods.push(Modifier {
+                reason: format!("target in {} (8.2)", terrain.name),
+                value: terrain.fire,
+            });
+        }
+        if d == 1 {
+            if let Some(f) = from
+                .direction_to(target)
+                .and_then(|dir| self.battle.map.feature(from, dir))
+            {
+                let f = &t.features[f as usize];
+                if f.fire != 0 {
+                    mods.push(Modifier {
+                        reason: format!("through {} (8.2)", f.name),
+                        value: f.fire,
+                    });
+                }
+            }
+        }
+        if self.battle.map.info(target).elevation > self.battle.map.info(from).elevation
+            && t.fire_uphill != 0
+        {
+            mods.push(Modifier {
+                reason: "firing uphill".into(),
+                value: t.fire_uphill,
+            });
+        }
+        let tm = self.battle.utype(top).fire_target_modifier;
+        if tm != 0 {
+            mods.push(Modifier {
+                reason: format!("target is {} (9.1)", self.battle.utype(top).name),
+                value: tm,
+            });
+        }
+        let roll = self.dice.d10();
+        let total = roll as i32 + mods.iter().map(|m| m.value).sum::<i32>();
+        let col = self.battle.utype(u).fire_column.unwrap_or(0);
+        let (row, result) = t.fire.read(total, col);
+        let col_name = t.fire.columns[col].clone();
+        let name = self.name(u).to_string();
+        let at = self.id(target);
+        log.push_with(|| {
+            Event::public("Crusades II 9.1", format!("{name} fires at {at}: {result}")).with_roll(
+                RollRecord {
+                    purpose: format!("fire of {name} at {at}"),
+                    dice: vec![roll],
+                    modifiers: mods,
+                    total,
+                    cell: Some(format!("Fire Table, {col_name}, row {row}")),
+                    result: result.to_string(),
+                },
+            )
+        });
+        match result {
+            CombatResult::NoEffect => {}
+            CombatResult::Morale => self.check_hex(target, log),
+            CombatResult::Steps(_) => {
+                // 9.1: the top unit loses one step, then all in the hex check morale.
+                self.lose_step(top, false, log);
+                self.check_hex(target, log);
+            }
+        }
+    }
+
+    /// Every combat unit in a hex checks morale after a result; failures rout and retreat
+    /// 1-3 hexes (10.0), top unit first (7.12).
+    pub fn check_hex(&mut self, hex: Hex, log: &mut Log) {
+        for v in self.stack_at(hex) {
+            if !self.morale_check(v, CheckKind::Result, log) {
+                self.rout(v, 1, 3, log);
+            }
+        }
+    }
+}

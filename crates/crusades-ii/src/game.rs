@@ -1,0 +1,138 @@
+//! Crusades II behind the engine's [`engine::Game`] and [`engine::Startable`] traits.
+
+use engine::{
+    Applied, Board, DataErrors, DataSet, Dice, Facts, Log, Outcome, Pending, Rejection,
+    ScenarioInfo, Seat, Setup, Startable, Viewer,
+};
+
+use crate::action::Action;
+use crate::options::{catalogue, Options};
+use crate::scenario::{self, BATTLES};
+use crate::state::State;
+use crate::view::View;
+
+impl engine::Game for State {
+    type Action = Action;
+    type View = View;
+
+    fn facts(&self) -> Facts {
+        Facts {
+            game: "crusades-ii".into(),
+            seats: self.battle.seats.clone(),
+            simultaneous_orders: true,
+            hidden_information: true,
+            chance: true,
+        }
+    }
+
+    fn action_text(&self, action: &Action) -> String {
+        action.text(&self.battle)
+    }
+
+    fn parse_action(&self, text: &str) -> Result<Action, String> {
+        Action::parse(&self.battle, text)
+    }
+
+    fn pending(&self) -> Pending {
+        let seats = self.pending_seats();
+        if seats.is_empty() {
+            Pending::Over
+        } else {
+            Pending::Seats(seats)
+        }
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<Action> {
+        self.legal(seat)
+    }
+
+    fn apply(&mut self, seat: Seat, action: &Action, log: &mut Log) -> Result<Applied, Rejection> {
+        self.play(seat, action, log)
+    }
+
+    fn view(&self, viewer: Viewer) -> View {
+        self.seat_view(viewer)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.outcome.clone()
+    }
+
+    fn dice(&self) -> &Dice {
+        &self.dice
+    }
+
+    fn dice_mut(&mut self) -> &mut Dice {
+        &mut self.dice
+    }
+
+    fn board(&self, viewer: Viewer) -> Board {
+        self.board_picture(viewer)
+    }
+}
+
+impl Startable for State {
+    fn scenarios(data: &DataSet) -> Result<Vec<ScenarioInfo>, DataErrors> {
+        let mut out = Vec::new();
+        let mut errors = DataErrors::default();
+        for id in BATTLES {
+            match scenario::load(data, id) {
+                Ok(b) => out.push(ScenarioInfo {
+                    id: b.id.clone(),
+                    title: b.title.clone(),
+                    seats: b.seats.clone(),
+                    options: catalogue(),
+                }),
+                Err(e) => errors.0.extend(e.0),
+            }
+        }
+        errors.into_result(out)
+    }
+
+    fn start(setup: &Setup, data: &DataSet) -> Result<Self, DataErrors> {
+        let bad = |m: String| {
+            DataErrors(vec![engine::DataError {
+                file: "(command line)".into(),
+                line: None,
+                message: m,
+            }])
+        };
+        if !BATTLES.contains(&setup.scenario.as_str()) {
+            return Err(bad(format!(
+                "unknown scenario `{}`; valid: {}",
+                setup.scenario,
+                BATTLES
+                    .iter()
+                    .map(|b| format!("crusades-ii/{b}"))
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
+        let options = Options::parse(&setup.options).map_err(bad)?;
+        let battle = scenario::load(data, &setup.scenario)?;
+        let mut state = State::new(battle, options, Dice::new(setup.seed, setup.dice));
+        if let Some(text) = &setup.position {
+            state.load_position(text)?;
+        }
+        state.progress(&mut Log::discarding());
+        Ok(state)
+    }
+}
+
+/// Every value of Crusades II's data with its provenance, for `crusades data audit`.
+pub fn audit(data: &DataSet) -> Result<Vec<engine::AuditEntry>, DataErrors> {
+    let mut out = Vec::new();
+    let mut errors = DataErrors::default();
+    for (i, id) in BATTLES.iter().enumerate() {
+        match scenario::load(data, id) {
+            Ok(b) => out.extend(
+                b.audit
+                    .iter()
+                    .filter(|e| i == 0 || !e.file.ends_with("tables.toml"))
+                    .cloned(),
+            ),
+            Err(e) => errors.0.extend(e.0),
+        }
+    }
+    errors.into_result(out)
+}

@@ -1,0 +1,809 @@
+//! 3.0 Sequence of Play: whose decision it is, the legal actions of each phase and
+//! interruption, applying an action, and the automatic steps between decisions.
+
+use engine::{Applied, Event, Log, Rejection, Seat};
+use hexgrid::{Arc, Direction, Hex, Vertex};
+
+use crate::action::Action;
+use crate::scenario::{Chit, UnitId};
+use crate::state::{Fury, Loc, Phase, State, Task};
+
+impl State {
+    /// The seat that decides a task.
+    fn task_owner(&self, t: &Task) -> Seat {
+        match t {
+            Task::Retreat { unit, .. } | Task::Withdraw { unit, .. } => self.side(*unit),
+            Task::Advance { .. } | Task::Pursue { .. } | Task::SecondMelee { .. } => self.active,
+        }
+    }
+
+    /// The seats that must decide now.
+    pub fn pending_seats(&self) -> Vec<Seat> {
+        if self.phase == Phase::Over {
+            return Vec::new();
+        }
+        if let Some(t) = self.tasks.first() {
+            return vec![self.task_owner(t)];
+        }
+        match self.phase {
+            Phase::Setup(s) | Phase::Withdrawal(s) | Phase::MeleeFacing(s) => vec![s],
+            Phase::Orders => [Seat(0), Seat(1)]
+                .into_iter()
+                .filter(|s| !self.orders_done[s.index()])
+                .collect(),
+            Phase::DefensiveFire => vec![self.battle.enemy(self.active)],
+            Phase::Movement | Phase::OffensiveFire | Phase::Melee | Phase::Rally => {
+                vec![self.active]
+            }
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    /// Every legal action of `seat` now.
+    pub fn legal(&self, seat: Seat) -> Vec<Action> {
+        let mut out = Vec::new();
+        if !self.pending_seats().contains(&seat) {
+            return out;
+        }
+        if let Some(t) = self.tasks.first() {
+            self.task_actions(t, &mut out);
+            return out;
+        }
+        match self.phase {
+            Phase::Setup(_) => self.setup_actions(seat, &mut out),
+            Phase::Orders => self.order_actions(seat, &mut out),
+            Phase::Movement => self.movement_actions(&mut out),
+            Phase::Withdrawal(s) => {
+                for u in self.withdrawers(s) {
+                    for h in self.retreat_destinations(u, 1, 3) {
+                        out.push(Action::Withdraw { unit: u, to: h });
+                    }
+                }
+                out.push(Action::EndWithdrawal);
+            }
+            Phase::DefensiveFire | Phase::OffensiveFire => {
+                for u in self.on_map(seat).collect::<Vec<_>>() {
+                    for t in self.fire_targets(u) {
+                        out.push(Action::Fire { unit: u, target: t });
+                    }
+                }
+                out.push(Action::EndFire);
+            }
+            Phase::Melee => {
+                for (target, attackers) in self.melee_declarations() {
+                    out.push(Action::Melee { target, attackers });
+                }
+                if self.melee_obligations().is_empty() {
+                    out.push(Action::EndMelee);
+                }
+            }
+            Phase::MeleeFacing(s) => {
+                for u in self.facing_changers(s) {
+                    let now = self.unit(u).facing;
+                    for v in Vertex::ALL.into_iter().filter(|&v| v != now) {
+                        out.push(Action::Face { unit: u, facing: v });
+                    }
+                }
+                out.push(Action::EndCombat);
+            }
+            Phase::Rally | Phase::Over => {}
+        }
+        out
+    }
+
+    fn task_actions(&self, t: &Task, out: &mut Vec<Action>) {
+        match t {
+            Task::Retreat { unit, min, max } => {
+                for h in self.retreat_destinations(*unit, *min, *max) {
+                    out.push(Action::Retreat { unit: *unit, to: h });
+                }
+            }
+            Task::Withdraw { unit, .. } => {
+                for h in self.retreat_destinations(*unit, 1, 3) {
+                    out.push(Action::Withdraw { unit: *unit, to: h });
+                }
+                out.push(Action::StandFast);
+            }
+            Task::Advance { candidates, .. } => {
+                for &c in candidates {
+                    out.push(Action::Advance { unit: c });
+                }
+            }
+            Task::Pursue { unit } => {
+                for d in self.pursuit_destinations(*unit) {
+                    out.push(Action::Pursue {
+                        unit: *unit,
+                        to: d.hex,
+                        facing: d.facing,
+                    });
+                }
+                out.push(Action::Halt);
+            }
+            Task::SecondMelee { unit } => {
+                for target in self.second_melee_targets(*unit) {
+                    out.push(Action::Melee {
+                        target,
+                        attackers: vec![*unit],
+                    });
+                }
+                out.push(Action::Halt);
+            }
+        }
+    }
+
+    fn movement_actions(&self, out: &mut Vec<Action>) {
+        let side = self.active;
+        let sit = self.situation();
+        let mut group_moves: Vec<(UnitId, Vec<crate::movement::Destination>)> = Vec::new();
+        for u in self.unit_ids().filter(|&u| self.side(u) == side) {
+            let st = self.unit(u);
+            if st.moved {
+                continue;
+            }
+            let on_map = st.loc.hex().is_some();
+            if !on_map && !self.may_enter(u) {
+                continue;
+            }
+            let mate = if on_map {
+                self.stack_mate(u)
+            } else {
+                self.waiting_mate(u)
+            };
+            let top = match mate {
+                Some(m) => self.def(u).stacked_over == Some(m),
+                None => true,
+            };
+            if top {
+                let dests = self.destinations_in(u, false, &sit);
+                for d in &dests {
+                    out.push(Action::Move {
+                        unit: u,
+                        alone: false,
+                        to: d.hex,
+                        facing: d.facing,
+                    });
+                }
+                group_moves.push((u, dests));
+            }
+            if mate.is_some() {
+                for d in self.destinations_in(u, true, &sit) {
+                    out.push(Action::Move {
+                        unit: u,
+                        alone: true,
+                        to: d.hex,
+                        facing: d.facing,
+                    });
+                }
+            }
+        }
+        for l in self
+            .leader_ids()
+            .filter(|&l| self.battle.leaders[l as usize].side == side)
+        {
+            for (h, _) in self.leader_destinations(l) {
+                out.push(Action::MoveLeader { leader: l, to: h });
+            }
+        }
+        let known = |u: UnitId| {
+            group_moves
+                .iter()
+                .find(|(v, _)| *v == u)
+                .map(|(_, d)| d.clone())
+                .unwrap_or_else(|| self.destinations_in(u, false, &sit))
+        };
+        if self.obligations_given(&sit, known).is_empty() {
+            out.push(Action::EndMovement);
+        }
+    }
+
+    /// 5.4: skirmishers of `seat` in an enemy ZOC that may withdraw before combat.
+    fn withdrawers(&self, seat: Seat) -> Vec<UnitId> {
+        self.on_map(seat)
+            .filter(|&u| self.skirmisher(u) && !self.unit(u).withdrew && !self.unit(u).routed)
+            .filter(|&u| self.hex(u).is_some_and(|h| self.in_enemy_zoc(seat, h)))
+            .filter(|&u| !self.retreat_destinations(u, 1, 3).is_empty())
+            .collect()
+    }
+
+    /// 5.4: a skirmisher needs an 8-10 unless an enemy infantry unit's ZOC holds it.
+    fn withdrawal_needs_roll(&self, u: UnitId) -> bool {
+        let Some(h) = self.hex(u) else { return false };
+        let enemy = self.battle.enemy(self.side(u));
+        !Direction::ALL.iter().any(|&d| {
+            self.stack_at(h.neighbour(d)).into_iter().any(|e| {
+                self.side(e) == enemy && !self.mounted(e) && self.exerts_zoc(e, d.opposite())
+            })
+        })
+    }
+
+    /// Units of the phasing player that must still melee: those that fired at an adjacent hex
+    /// in offensive fire (9.31) and Attack units in an enemy ZOC that have not fought (5.11).
+    pub fn melee_obligations(&self) -> Vec<UnitId> {
+        let decl = self.melee_declarations();
+        self.attack_representatives()
+            .into_iter()
+            .filter(|&u| {
+                let s = self.unit(u);
+                let possible: Vec<Hex> = decl
+                    .iter()
+                    .filter(|(_, a)| a.contains(&u))
+                    .map(|(t, _)| *t)
+                    .collect();
+                if let Some(h) = s.fired_at {
+                    return possible.contains(&h);
+                }
+                self.follows_chit(u)
+                    && self.chit(u) == Some(Chit::Attack)
+                    && !s.fired
+                    && !possible.is_empty()
+                    && self
+                        .hex(u)
+                        .is_some_and(|h| self.in_enemy_zoc(self.side(u), h))
+            })
+            .collect()
+    }
+
+    fn facing_changers(&self, seat: Seat) -> Vec<UnitId> {
+        self.on_map(seat)
+            .filter(|&u| self.unit(u).in_melee && !self.skirmisher(u))
+            .collect()
+    }
+
+    /// Whether an action is legal for `seat`: it is among the legal actions (a melee's units
+    /// in any order: the order says which take losses first).
+    pub fn is_legal(&self, seat: Seat, action: &Action) -> bool {
+        if let (
+            Action::Move {
+                unit,
+                alone,
+                to,
+                facing,
+            },
+            true,
+            Phase::Movement,
+        ) = (action, self.tasks.is_empty(), self.phase)
+        {
+            // Only this unit's moves need searching.
+            let on_map = self.hex(*unit).is_some();
+            let mate = if on_map {
+                self.stack_mate(*unit)
+            } else {
+                self.waiting_mate(*unit)
+            };
+            let top = mate.is_none_or(|m| self.def(*unit).stacked_over == Some(m));
+            return self.side(*unit) == seat
+                && (*alone && mate.is_some() || !*alone && top)
+                && self
+                    .destinations(*unit, *alone)
+                    .iter()
+                    .any(|d| d.hex == *to && d.facing == *facing);
+        }
+        let legal = self.legal(seat);
+        match action {
+            Action::Melee { target, attackers } => legal.iter().any(|a| match a {
+                Action::Melee {
+                    target: t,
+                    attackers: b,
+                } => {
+                    t == target && {
+                        let mut x = attackers.clone();
+                        x.sort_unstable();
+                        x.dedup();
+                        x.len() == attackers.len() && x == *b
+                    }
+                }
+                _ => false,
+            }),
+            _ => legal.contains(action),
+        }
+    }
+
+    /// Applies an action of `seat`: checks it, carries it out, then runs the automatic steps
+    /// to the next decision.
+    pub fn play(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        log: &mut Log,
+    ) -> Result<Applied, Rejection> {
+        if !self.pending_seats().contains(&seat) {
+            return Err(Rejection::new(match self.phase {
+                Phase::Over => "the game is over".to_string(),
+                _ => format!(
+                    "it is not {}'s decision now",
+                    self.battle.seats[seat.index()]
+                ),
+            }));
+        }
+        if self.tasks.is_empty() && self.phase == Phase::Orders {
+            self.apply_order(seat, action, log)?;
+        } else if self.tasks.is_empty() && matches!(self.phase, Phase::Setup(_)) {
+            self.apply_setup(seat, action, log)?;
+        } else {
+            if !self.is_legal(seat, action) {
+                return Err(self.refusal(seat, action));
+            }
+            self.carry_out(action, log);
+        }
+        self.progress(log);
+        Ok(Applied::default())
+    }
+
+    fn refusal(&self, seat: Seat, action: &Action) -> Rejection {
+        let b = &self.battle;
+        let phase = format!("{:?}", self.phase);
+        let what = action.text(b);
+        let why = match action {
+            Action::Move { unit, .. } if self.side(*unit) != seat => format!("{} is not yours", self.name(*unit)),
+            Action::Move { unit, .. } if self.unit(*unit).moved => format!("{} has already moved this phase (8.0)", self.name(*unit)),
+            Action::Move { .. } => "that unit cannot reach that hex with that facing under its command chit, zones of control and terrain (5.1, 6.0, 8.0)".into(),
+            Action::EndMovement => {
+                let names: Vec<String> = self.unmoved_obligations().iter().map(|&u| self.name(u).to_string()).collect();
+                format!("these units must still move under their command chits or enter as reinforcements (5.1, 12.1): {}", names.join(", "))
+            }
+            Action::Fire { .. } => "that unit cannot fire at that hex: range, line of sight, facing or it has fired (9.1, 9.2)".into(),
+            Action::Melee { .. } => "that melee is not allowed: attackers must have the hex in a front hexside, be in command with Attack, Advance or Stand, not routed, not skirmishers, and each hex is attacked once (9.3, 9.31)".into(),
+            Action::EndMelee => {
+                let names: Vec<String> = self.melee_obligations().iter().map(|&u| self.name(u).to_string()).collect();
+                format!("these units must still melee (9.31, 5.11): {}", names.join(", "))
+            }
+            Action::Retreat { .. } => "not a legal retreat hex (9.5)".into(),
+            _ => "not a legal action now".into(),
+        };
+        Rejection::new(format!("`{what}` refused in {phase}: {why}"))
+    }
+
+    fn carry_out(&mut self, action: &Action, log: &mut Log) {
+        match action.clone() {
+            Action::Move {
+                unit,
+                alone,
+                to,
+                facing,
+            } => self.move_unit(unit, alone, to, facing, log),
+            Action::MoveLeader { leader, to } => {
+                self.leaders[leader as usize].loc = Loc::Map(to);
+                self.leaders[leader as usize].moved = true;
+                let (n, at) = (self.leader_name(leader).to_string(), self.id(to));
+                log.push_with(|| Event::public("Crusades II 8.1", format!("{n} moves to {at}")));
+            }
+            Action::EndMovement => self.end_movement(log),
+            Action::Withdraw { unit, to } => {
+                let from_task = matches!(self.tasks.first(), Some(Task::Withdraw { .. }));
+                let needs_roll = match self.tasks.first() {
+                    Some(Task::Withdraw { needs_roll, .. }) => *needs_roll,
+                    _ => self.withdrawal_needs_roll(unit),
+                };
+                if from_task {
+                    self.tasks.remove(0);
+                }
+                self.unit_mut(unit).withdrew = true;
+                let go = if needs_roll {
+                    let roll = self.dice.d10();
+                    let ok = roll >= 8;
+                    let name = self.name(unit).to_string();
+                    log.push_with(|| {
+                        Event::public(
+                            "Crusades II 5.4",
+                            format!(
+                                "{name} tries to withdraw: {}",
+                                if ok { "goes" } else { "stays" }
+                            ),
+                        )
+                        .with_roll(engine::RollRecord {
+                            purpose: format!("withdrawal of {name}"),
+                            dice: vec![roll],
+                            modifiers: vec![],
+                            total: roll as i32,
+                            cell: Some("8-10 withdraws".into()),
+                            result: if ok {
+                                "withdraws".into()
+                            } else {
+                                "stays".into()
+                            },
+                        })
+                    });
+                    ok
+                } else {
+                    true
+                };
+                if go {
+                    if let Some(m) = self.stack_mate(unit) {
+                        // A stack withdraws together (7.11).
+                        self.tasks.push(Task::Retreat {
+                            unit: m,
+                            min: 1,
+                            max: 3,
+                        });
+                    }
+                    self.retreat_to(unit, to, log);
+                }
+            }
+            Action::StandFast => {
+                self.tasks.remove(0);
+            }
+            Action::EndWithdrawal => self.next_phase(log),
+            Action::Fire { unit, target } => self.fire(unit, target, log),
+            Action::EndFire => self.next_phase(log),
+            Action::Melee { target, attackers } => {
+                if matches!(self.tasks.first(), Some(Task::SecondMelee { .. })) {
+                    self.tasks.remove(0);
+                    self.declare_melee(target, &attackers, true, log);
+                } else {
+                    self.declare_melee(target, &attackers, false, log);
+                }
+            }
+            Action::EndMelee => self.next_phase(log),
+            Action::Retreat { unit, to } => {
+                self.tasks.remove(0);
+                self.retreat_to(unit, to, log);
+            }
+            Action::Advance { unit } => {
+                if let Some(Task::Advance { hex, .. }) = self.tasks.first().cloned() {
+                    self.tasks.remove(0);
+                    self.advance_into(unit, hex, log);
+                }
+            }
+            Action::Pursue { unit, to, facing } => {
+                self.tasks.remove(0);
+                for g in self.moving_group(unit, false) {
+                    self.unit_mut(g).loc = Loc::Map(to);
+                    self.unit_mut(g).facing = facing;
+                }
+                self.overrun_leaders(to, self.side(unit), log);
+                let (n, at) = (self.name(unit).to_string(), self.id(to));
+                log.push_with(|| {
+                    Event::public("Crusades II 9.32", format!("{n} charges on to {at}"))
+                });
+                self.tasks.insert(0, Task::SecondMelee { unit });
+            }
+            Action::Halt => {
+                if let Task::Pursue { unit } = self.tasks.remove(0) {
+                    self.tasks.insert(0, Task::SecondMelee { unit });
+                }
+            }
+            Action::Face { unit, facing } => {
+                self.unit_mut(unit).facing = facing;
+                self.unit_mut(unit).in_melee = false;
+                if let Some(m) = self.stack_mate(unit) {
+                    self.unit_mut(m).facing = facing; // 6.1: one facing per hex
+                    self.unit_mut(m).in_melee = false;
+                }
+            }
+            Action::EndCombat => self.next_phase(log),
+            Action::Place { .. }
+            | Action::PlaceLeader { .. }
+            | Action::DeployHistorical
+            | Action::Chit { .. }
+            | Action::Change { .. }
+            | Action::Charge { .. }
+            | Action::OrdersDone => {}
+        }
+    }
+
+    fn move_unit(&mut self, unit: UnitId, alone: bool, to: Hex, facing: Vertex, log: &mut Log) {
+        let dest = self
+            .destinations(unit, alone)
+            .into_iter()
+            .find(|d| d.hex == to && d.facing == facing);
+        let group = self.moving_group(unit, alone);
+        let side = self.side(unit);
+        let from = self.unit(unit).loc;
+        if alone {
+            if let Some(m) = if from == Loc::Waiting {
+                self.waiting_mate(unit)
+            } else {
+                self.stack_mate(unit)
+            } {
+                self.unit_mut(m).unstacked = true;
+                self.unit_mut(unit).unstacked = true;
+            }
+        }
+        for &g in &group {
+            let s = self.unit_mut(g);
+            s.loc = Loc::Map(to);
+            s.facing = facing;
+            s.moved = true;
+        }
+        if from == Loc::Waiting {
+            if let Some(e) = dest.and_then(|d| d.entry) {
+                match self.entries.iter_mut().find(|(h, _)| *h == e) {
+                    Some((_, n)) => *n += 1,
+                    None => self.entries.push((e, 1)),
+                }
+            }
+            self.reinforcement_arrives(unit, to);
+        }
+        self.overrun_leaders(to, side, log);
+        let names = group
+            .iter()
+            .map(|&g| self.name(g).to_string())
+            .collect::<Vec<_>>()
+            .join(" and ");
+        let at = self.id(to);
+        log.push_with(|| {
+            Event::public(
+                "Crusades II 8.0",
+                format!("{names} move to {at} facing {facing}"),
+            )
+        });
+    }
+
+    /// 12.1: the leader and the Holy Cross of a reinforcement enter with its first unit.
+    fn reinforcement_arrives(&mut self, unit: UnitId, at: Hex) {
+        let Some(r) = self
+            .battle
+            .reinforcements
+            .iter()
+            .find(|r| r.units.contains(&unit))
+            .cloned()
+        else {
+            return;
+        };
+        for l in r.leaders {
+            if self.leaders[l as usize].loc == Loc::Waiting {
+                self.leaders[l as usize].loc = Loc::Map(at);
+            }
+        }
+        if r.holy_cross && self.holy_cross_state == crate::state::CrossState::Waiting {
+            self.holy_cross_state = crate::state::CrossState::Carried;
+            self.holy_cross = Some(unit);
+        }
+    }
+
+    fn end_movement(&mut self, log: &mut Log) {
+        if self.night() {
+            // 12.21: units in enemy ZOCs at the end of a night movement lose a step.
+            let side = self.active;
+            for u in self.on_map(side).collect::<Vec<_>>() {
+                if self.hex(u).is_some_and(|h| self.in_enemy_zoc(side, h)) {
+                    let name = self.name(u).to_string();
+                    log.push_with(|| {
+                        Event::public(
+                            "Crusades II 12.21",
+                            format!("{name} stayed in an enemy ZOC at night"),
+                        )
+                    });
+                    self.lose_step(u, false, log);
+                }
+            }
+        }
+        self.next_phase(log);
+    }
+
+    /// Moves to the next phase of the sequence of play (3.0).
+    fn next_phase(&mut self, log: &mut Log) {
+        let first = self.battle.first_player;
+        let enemy = self.battle.enemy(self.active);
+        match self.phase {
+            Phase::Setup(s) => {
+                if s == first {
+                    self.phase = Phase::Setup(self.battle.enemy(first));
+                } else {
+                    self.start_turn(log);
+                }
+            }
+            Phase::Orders => {
+                self.uncharge(log);
+                self.active = first;
+                self.start_movement(log);
+            }
+            Phase::Movement => {
+                for u in self.unit_ids().collect::<Vec<_>>() {
+                    self.unit_mut(u).withdrew = false;
+                }
+                self.phase = Phase::Withdrawal(enemy);
+            }
+            Phase::Withdrawal(s) if s != self.active => self.phase = Phase::Withdrawal(self.active),
+            Phase::Withdrawal(_) => {
+                for u in self.unit_ids().collect::<Vec<_>>() {
+                    let st = self.unit_mut(u);
+                    st.fired = false;
+                    st.fired_at = None;
+                    st.morale_checked = false;
+                }
+                self.fire_target = None;
+                self.fire_closed.clear();
+                if self.night() {
+                    self.start_melee();
+                } else {
+                    self.phase = Phase::DefensiveFire;
+                }
+            }
+            Phase::DefensiveFire => {
+                for u in self.unit_ids().collect::<Vec<_>>() {
+                    self.unit_mut(u).fired = false;
+                }
+                self.fire_target = None;
+                self.fire_closed.clear();
+                self.phase = Phase::OffensiveFire;
+            }
+            Phase::OffensiveFire => self.start_melee(),
+            Phase::Melee => self.phase = Phase::MeleeFacing(self.active),
+            Phase::MeleeFacing(s) if s == self.active => self.phase = Phase::MeleeFacing(enemy),
+            Phase::MeleeFacing(_) => {
+                for u in self.unit_ids().collect::<Vec<_>>() {
+                    self.unit_mut(u).in_melee = false;
+                }
+                self.phase = Phase::Rally;
+                let side = self.active;
+                self.recovery(side, log);
+            }
+            Phase::Rally => {
+                let side = self.active;
+                if self.victory_roll(side, log) {
+                    return;
+                }
+                if side == first {
+                    self.active = enemy;
+                    self.start_movement(log);
+                } else {
+                    self.turn += 1;
+                    if self.turn >= self.battle.turns.len() {
+                        self.turn = self.battle.turns.len() - 1;
+                        self.end_of_game(log);
+                    } else {
+                        self.start_turn(log);
+                    }
+                }
+            }
+            Phase::Over => {}
+        }
+    }
+
+    fn start_turn(&mut self, log: &mut Log) {
+        self.phase = Phase::Orders;
+        let label = self.battle.turns[self.turn].label.clone();
+        log.push_with(|| Event::public("Crusades II 3.0", format!("turn {label} begins")));
+        for l in self.leader_ids().collect::<Vec<_>>() {
+            self.leaders[l as usize].change_tried = false;
+        }
+        for u in self.unit_ids().collect::<Vec<_>>() {
+            self.unit_mut(u).charge_tried = false;
+        }
+        self.nightfall(log);
+        for s in [Seat(0), Seat(1)] {
+            let mut acts = Vec::new();
+            self.orders_done[s.index()] = false;
+            self.order_actions(s, &mut acts);
+            // A seat with nothing to decide is done at once.
+            self.orders_done[s.index()] = acts.iter().all(|a| *a == Action::OrdersDone);
+        }
+    }
+
+    fn start_movement(&mut self, log: &mut Log) {
+        self.phase = Phase::Movement;
+        self.entries.clear();
+        let side = self.active;
+        for u in self.unit_ids().collect::<Vec<_>>() {
+            self.unit_mut(u).moved = false;
+        }
+        for l in self.leader_ids().collect::<Vec<_>>() {
+            self.leaders[l as usize].moved = false;
+        }
+        self.check_command(log);
+        // 16.42: an exhausted unit in an enemy ZOC retreats one hex if it can.
+        for u in self.on_map(side).collect::<Vec<_>>() {
+            if self.unit(u).fury == Fury::Exhausted
+                && self.hex(u).is_some_and(|h| self.in_enemy_zoc(side, h))
+                && !self.retreat_destinations(u, 1, 1).is_empty()
+            {
+                self.tasks.push(Task::Retreat {
+                    unit: u,
+                    min: 1,
+                    max: 1,
+                });
+            }
+        }
+    }
+
+    fn start_melee(&mut self) {
+        self.phase = Phase::Melee;
+        self.attacked.clear();
+        for u in self.unit_ids().collect::<Vec<_>>() {
+            let st = self.unit_mut(u);
+            st.meleed = false;
+            st.in_melee = false;
+            st.morale_checked = false;
+        }
+    }
+
+    /// Runs automatic steps until a seat must decide: trivial interruptions resolve
+    /// themselves, melees continue, and phases with nothing to decide pass.
+    pub fn progress(&mut self, log: &mut Log) {
+        for _ in 0..10_000 {
+            if self.phase == Phase::Over {
+                return;
+            }
+            if let Some(t) = self.tasks.first().cloned() {
+                match t {
+                    Task::Retreat { unit, min, max } => {
+                        if self.hex(unit).is_none() {
+                            self.tasks.remove(0);
+                        } else if self.retreat_destinations(unit, min, max).is_empty() {
+                            self.tasks.remove(0);
+                            self.cannot_retreat(unit, log);
+                        } else {
+                            return;
+                        }
+                    }
+                    Task::Withdraw { unit, .. } => {
+                        if self.hex(unit).is_none()
+                            || self.retreat_destinations(unit, 1, 3).is_empty()
+                        {
+                            self.tasks.remove(0);
+                        } else {
+                            return;
+                        }
+                    }
+                    Task::Advance { hex, candidates } => {
+                        let ok: Vec<UnitId> = candidates
+                            .into_iter()
+                            .filter(|&c| {
+                                !self.unit(c).routed
+                                    && self.hex(c).is_some_and(|h| h.distance(hex) == 1)
+                            })
+                            .collect();
+                        if ok.is_empty() || !self.stack_at(hex).is_empty() {
+                            self.tasks.remove(0);
+                        } else {
+                            self.tasks[0] = Task::Advance {
+                                hex,
+                                candidates: ok,
+                            };
+                            return;
+                        }
+                    }
+                    Task::Pursue { unit } => {
+                        if self.hex(unit).is_none()
+                            || !self.unit(unit).charging && self.unit(unit).fury != Fury::Berserk
+                        {
+                            self.tasks.remove(0);
+                        } else {
+                            return;
+                        }
+                    }
+                    Task::SecondMelee { unit } => {
+                        if self.hex(unit).is_none() || self.second_melee_targets(unit).is_empty() {
+                            self.tasks.remove(0);
+                        } else {
+                            return;
+                        }
+                    }
+                }
+                continue;
+            }
+            if !self.melees.is_empty() {
+                self.continue_melee(log);
+                continue;
+            }
+            let idle = match self.phase {
+                Phase::Setup(s) => self.setup_complete(s),
+                Phase::Orders => self.orders_done == [true, true],
+                Phase::Movement => false,
+                Phase::Withdrawal(s) => self.withdrawers(s).is_empty(),
+                Phase::DefensiveFire | Phase::OffensiveFire => {
+                    let seat = self.firing_seat();
+                    !self.on_map(seat).any(|u| !self.fire_targets(u).is_empty())
+                }
+                Phase::Melee => self.melee_declarations().is_empty(),
+                Phase::MeleeFacing(s) => self.facing_changers(s).is_empty(),
+                Phase::Rally => true,
+                Phase::Over => return,
+            };
+            if !idle {
+                return;
+            }
+            self.next_phase(log);
+        }
+    }
+
+    /// The arc of `dir` for a unit, for views: front, flank or rear.
+    pub fn arc_name(&self, u: UnitId, dir: Direction) -> &'static str {
+        match self.arc(u, dir) {
+            Arc::Front => "front",
+            Arc::Flank => "flank",
+            Arc::Rear => "rear",
+        }
+    }
+}

@@ -1,0 +1,297 @@
+//! Set-up (12.1, 13.1, 14.1, 15.1 "Set Up"): the new game, players placing their counters in
+//! the legal areas, and the ready-made historical deployment for a quick start.
+
+use std::sync::Arc;
+
+use engine::{Dice, Event, Log, Rejection, Seat};
+use hexgrid::{Hex, Vertex};
+
+use crate::action::Action;
+use crate::options::Options;
+use crate::scenario::{Battle, LeaderId, UnitId};
+use crate::state::{CrossState, Fury, Leader, Loc, Phase, State, Unit};
+
+impl State {
+    /// A new game of `battle` before set-up: every counter waiting.
+    pub fn new(battle: Arc<Battle>, options: Options, dice: Dice) -> State {
+        let units = battle
+            .units
+            .iter()
+            .map(|u| Unit {
+                loc: Loc::Waiting,
+                facing: u.deploy.map(|d| d.1).unwrap_or(Vertex::NNE),
+                steps: 0,
+                charging: false,
+                routed: false,
+                out_of_command: false,
+                fury: Fury::Calm,
+                moved: false,
+                fired: false,
+                fired_at: None,
+                meleed: false,
+                in_melee: false,
+                morale_checked: false,
+                unstacked: false,
+                charge_tried: false,
+                withdrew: false,
+            })
+            .collect();
+        let leaders = battle
+            .leaders
+            .iter()
+            .map(|_| Leader {
+                loc: Loc::Waiting,
+                chit: None,
+                replaced: false,
+                moved: false,
+                casualty_counted: false,
+                change_tried: false,
+            })
+            .collect();
+        let holy_cross_state = if battle.special.holy_cross {
+            CrossState::Waiting
+        } else {
+            CrossState::Absent
+        };
+        let first = battle.first_player;
+        let mut s = State {
+            battle,
+            options,
+            dice,
+            turn: 0,
+            phase: Phase::Setup(first),
+            active: first,
+            units,
+            leaders,
+            orders_done: [false; 2],
+            tasks: Vec::new(),
+            melees: Vec::new(),
+            attacked: Vec::new(),
+            fire_target: None,
+            fire_closed: Vec::new(),
+            entries: Vec::new(),
+            holy_cross: None,
+            holy_cross_state,
+            victory_checking: [false; 2],
+            outcome: None,
+        };
+        if options.historical_commands {
+            for &(l, c) in &s.battle.historical.clone() {
+                s.leaders[l as usize].chit = Some(c);
+            }
+        }
+        s
+    }
+
+    /// The set-up rule covering a unit, if it sets up on the map.
+    fn setup_rule(&self, u: UnitId) -> Option<&crate::scenario::SetupRule> {
+        self.battle.setup.iter().find(|r| r.units.contains(&u))
+    }
+
+    /// Units of `seat` still to set up.
+    pub fn to_set_up(&self, seat: Seat) -> Vec<UnitId> {
+        self.unit_ids()
+            .filter(|&u| self.side(u) == seat && self.unit(u).loc == Loc::Waiting)
+            .filter(|&u| self.setup_rule(u).is_some())
+            .collect()
+    }
+
+    /// Leaders of `seat` still to set up: those whose units set up on the map and who do not
+    /// arrive as reinforcements.
+    pub fn leaders_to_set_up(&self, seat: Seat) -> Vec<LeaderId> {
+        self.leader_ids()
+            .filter(|&l| {
+                let d = &self.battle.leaders[l as usize];
+                d.side == seat
+                    && self.leaders[l as usize].loc == Loc::Waiting
+                    && !self
+                        .battle
+                        .reinforcements
+                        .iter()
+                        .any(|r| r.leaders.contains(&l))
+                    && self.battle.setup.iter().any(|r| {
+                        r.side == seat
+                            && r.units
+                                .iter()
+                                .any(|&u| d.overall || self.def(u).leader == l)
+                    })
+            })
+            .collect()
+    }
+
+    /// Hexes where a unit may be set up now.
+    pub fn setup_hexes(&self, u: UnitId) -> Vec<Hex> {
+        let Some(rule) = self.setup_rule(u) else {
+            return Vec::new();
+        };
+        let class = self.move_class(u);
+        let mut out: Vec<Hex> = Vec::new();
+        for &c in &rule.area {
+            let candidates: Vec<Hex> = if rule.one_per_hex {
+                vec![c]
+            } else {
+                c.within(rule.within).collect()
+            };
+            for h in candidates {
+                if out.contains(&h) || !self.battle.map.contains(h) {
+                    continue;
+                }
+                if self.occupant(h).is_some() || self.terrain_cost(class, h).is_none() {
+                    continue;
+                }
+                out.push(h);
+            }
+        }
+        out
+    }
+
+    /// Legal set-up actions of `seat`.
+    pub fn setup_actions(&self, seat: Seat, out: &mut Vec<Action>) {
+        let units = self.to_set_up(seat);
+        for &u in &units {
+            // The lower unit of a stack is placed with the upper one (7.1).
+            if self.battle.units.iter().any(|d| d.stacked_over == Some(u)) {
+                continue;
+            }
+            for h in self.setup_hexes(u) {
+                if self.skirmisher(u) {
+                    out.push(Action::Place {
+                        unit: u,
+                        hex: h,
+                        facing: Vertex::NNE,
+                    });
+                } else {
+                    for f in Vertex::ALL {
+                        out.push(Action::Place {
+                            unit: u,
+                            hex: h,
+                            facing: f,
+                        });
+                    }
+                }
+            }
+        }
+        if units.is_empty() {
+            for l in self.leaders_to_set_up(seat) {
+                for h in self.leader_setup_hexes(l) {
+                    out.push(Action::PlaceLeader { leader: l, hex: h });
+                }
+            }
+        }
+        if self.historical_ready(seat) {
+            out.push(Action::DeployHistorical);
+        }
+    }
+
+    /// A leader sets up with a unit of his command, or an Overall Leader with any of his
+    /// side's units.
+    fn leader_setup_hexes(&self, l: LeaderId) -> Vec<Hex> {
+        let d = &self.battle.leaders[l as usize];
+        let mut out: Vec<Hex> = self
+            .on_map(d.side)
+            .filter(|&u| d.overall || self.def(u).leader == l)
+            .filter_map(|u| self.hex(u))
+            .collect();
+        out.sort();
+        out.dedup();
+        out
+    }
+
+    /// Whether every remaining counter of `seat` has a historical position still free.
+    fn historical_ready(&self, seat: Seat) -> bool {
+        let units = self.to_set_up(seat);
+        let leaders = self.leaders_to_set_up(seat);
+        (!units.is_empty() || !leaders.is_empty())
+            && units.iter().all(|&u| {
+                self.def(u).deploy.is_some_and(|(h, _)| {
+                    self.occupant(h).is_none() || self.stack_partner_waiting(u)
+                })
+            })
+            && leaders
+                .iter()
+                .all(|&l| self.battle.leaders[l as usize].deploy.is_some())
+    }
+
+    fn stack_partner_waiting(&self, u: UnitId) -> bool {
+        let d = self.def(u);
+        d.stacked_over.is_some() || self.battle.units.iter().any(|o| o.stacked_over == Some(u))
+    }
+
+    /// Applies a set-up action.
+    pub fn apply_setup(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        log: &mut Log,
+    ) -> Result<(), Rejection> {
+        let mut legal = Vec::new();
+        self.setup_actions(seat, &mut legal);
+        if !legal.contains(action) {
+            return Err(Rejection::new(match action {
+                Action::Place { unit, .. } if self.side(*unit) != seat => format!("{} is not yours", self.name(*unit)),
+                Action::Place { unit, .. } if self.unit(*unit).loc != Loc::Waiting => format!("{} is already set up", self.name(*unit)),
+                Action::Place { .. } => "not a legal set-up hex and facing for that unit (see the scenario's Set Up rules)".to_string(),
+                Action::PlaceLeader { .. } => "a leader sets up with a unit of his command, after every combat unit is placed".to_string(),
+                Action::DeployHistorical => "the historical deployment is not available (a counter lacks one, or its hex is taken)".to_string(),
+                _ => "set-up takes place, deploy-historical".to_string(),
+            }));
+        }
+        match *action {
+            Action::Place { unit, hex, facing } => self.place(unit, hex, facing, log),
+            Action::PlaceLeader { leader, hex } => {
+                self.leaders[leader as usize].loc = Loc::Map(hex);
+                let (name, at) = (self.leader_name(leader).to_string(), self.id(hex));
+                log.push_with(|| {
+                    Event::public(self.battle.case.clone(), format!("{name} sets up in {at}"))
+                });
+            }
+            Action::DeployHistorical => {
+                for u in self.to_set_up(seat) {
+                    if self.unit(u).loc == Loc::Waiting {
+                        if let Some((h, f)) = self.def(u).deploy {
+                            self.unit_mut(u).loc = Loc::Map(h);
+                            self.unit_mut(u).facing = f;
+                        }
+                    }
+                }
+                for l in self.leaders_to_set_up(seat) {
+                    if let Some(h) = self.battle.leaders[l as usize].deploy {
+                        self.leaders[l as usize].loc = Loc::Map(h);
+                    }
+                }
+                let who = self.battle.seats[seat.index()].clone();
+                log.push_with(|| {
+                    Event::public(
+                        self.battle.case.clone(),
+                        format!("{who} deploys as in history"),
+                    )
+                });
+            }
+            _ => return Err(Rejection::new("not a set-up action")),
+        }
+        Ok(())
+    }
+
+    fn place(&mut self, u: UnitId, hex: Hex, facing: Vertex, log: &mut Log) {
+        self.unit_mut(u).loc = Loc::Map(hex);
+        self.unit_mut(u).facing = facing;
+        if let Some(below) = self.def(u).stacked_over {
+            if self.unit(below).loc == Loc::Waiting {
+                self.unit_mut(below).loc = Loc::Map(hex);
+                self.unit_mut(below).facing = facing;
+            }
+        }
+        let (name, at) = (self.name(u).to_string(), self.id(hex));
+        log.push_with(|| {
+            Event::public(
+                self.battle.case.clone(),
+                format!("{name} sets up in {at} facing {facing}"),
+            )
+        });
+    }
+
+    /// Whether `seat` has finished setting up.
+    pub fn setup_complete(&self, seat: Seat) -> bool {
+        self.to_set_up(seat).is_empty() && self.leaders_to_set_up(seat).is_empty()
+    }
+}

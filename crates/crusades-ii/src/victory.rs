@@ -1,0 +1,197 @@
+//! 11.0 Victory Conditions: counting losses, the victory rolls of the Rally Phase, and the
+//! result at the end of the last turn (12.1, 13.1, 14.1, 15.1).
+
+use std::collections::VecDeque;
+
+use engine::{Event, Log, Outcome, RollRecord, Seat};
+use hexgrid::Direction;
+
+use crate::scenario::AtEnd;
+use crate::state::{CrossState, Loc, Phase, State};
+
+impl State {
+    /// The full strength counted for a unit's losses: its front, or for Crusader heavy
+    /// cavalry its charging side (11.0).
+    fn full_strength(&self, u: crate::scenario::UnitId) -> u32 {
+        let d = self.def(u);
+        if self.heavy(u) {
+            d.back.unwrap_or(d.front).strength as u32
+        } else {
+            d.front.strength as u32
+        }
+    }
+
+    /// The loss points of `side` (11.0): eliminated units at full strength, 3 per leader and 5
+    /// per Overall Leader lost, the strength lost by reduced units on the map, the full
+    /// strength of routed units, and 30 for a captured Holy Cross (12.22).
+    pub fn losses(&self, side: Seat) -> u32 {
+        let mut total = 0;
+        for u in self.unit_ids().filter(|&u| self.side(u) == side) {
+            let s = self.unit(u);
+            match s.loc {
+                Loc::Eliminated => total += self.full_strength(u),
+                Loc::Map(_) => {
+                    if s.routed {
+                        total += self.full_strength(u);
+                    } else if s.steps > 0 {
+                        let now = if self.heavy(u) {
+                            self.full_strength(u).saturating_sub(s.steps as u32)
+                        } else {
+                            self.values(u).strength as u32
+                        };
+                        total += self.full_strength(u).saturating_sub(now);
+                    }
+                }
+                Loc::Waiting => {}
+            }
+        }
+        for l in self.leader_ids() {
+            let d = &self.battle.leaders[l as usize];
+            let st = &self.leaders[l as usize];
+            if d.side == side && (st.replaced || st.loc == Loc::Eliminated) {
+                total += if d.overall { 5 } else { 3 };
+            }
+        }
+        if self.holy_cross_state == CrossState::Captured && side == Seat(0) {
+            total += self.battle.holy_cross_losses;
+        }
+        total
+    }
+
+    /// 11.0: in the Rally Phase of `phasing`, the opponent rolls for victory from turn 5, or
+    /// sooner once the phasing side's losses reach his table. Returns true if he won.
+    pub fn victory_roll(&mut self, phasing: Seat, log: &mut Log) -> bool {
+        let roller = self.battle.enemy(phasing);
+        let losses = self.losses(phasing);
+        let table = &self.battle.victory[roller.index()];
+        let Some(&(lo, hi, need)) = table
+            .iter()
+            .find(|(lo, hi, _)| (*lo..=*hi).contains(&losses))
+        else {
+            return false;
+        };
+        let threshold = table.first().map(|r| r.0).unwrap_or(u32::MAX);
+        if self.turn < 4 && losses < threshold {
+            return false;
+        }
+        self.victory_checking[roller.index()] = true;
+        let roll = self.dice.d10();
+        let won = roll >= need;
+        let who = self.battle.seats[roller.index()].clone();
+        log.push_with(|| {
+            Event::public(
+                "Crusades II 11.0",
+                format!(
+                    "{who} rolls for victory: {}",
+                    if won { "victory" } else { "no victory" }
+                ),
+            )
+            .with_roll(RollRecord {
+                purpose: format!("victory roll of {who}"),
+                dice: vec![roll],
+                modifiers: vec![],
+                total: roll as i32,
+                cell: Some(format!("victory table, losses {lo}-{hi}: {need}-10 wins")),
+                result: if won { "victory".into() } else { "-".into() },
+            })
+        });
+        if won {
+            self.finish(
+                Some(roller),
+                None,
+                format!("{who} rolled {roll} with enemy losses of {losses} (11.0)"),
+            );
+        }
+        won
+    }
+
+    /// Ends the game.
+    pub fn finish(&mut self, winner: Option<Seat>, level: Option<String>, reason: String) {
+        self.phase = Phase::Over;
+        self.tasks.clear();
+        self.outcome = Some(Outcome {
+            winner,
+            level,
+            reason,
+        });
+    }
+
+    /// The result when the last turn ends with no victory roll won.
+    pub fn end_of_game(&mut self, log: &mut Log) {
+        let (winner, reason) = match self.battle.at_end.clone() {
+            AtEnd::Winner(s) => (
+                Some(s),
+                format!(
+                    "no victory roll succeeded: {} ({})",
+                    self.battle.seats[s.index()],
+                    self.battle.case
+                ),
+            ),
+            AtEnd::Draw => (
+                None,
+                format!("no victory roll succeeded: a draw ({})", self.battle.case),
+            ),
+            AtEnd::NicopolisRoadBlock => {
+                let turk = Seat(1);
+                if self.road_blocked(turk) {
+                    (
+                        Some(turk),
+                        "Turkish units block the Crusaders' roads (14.1)".to_string(),
+                    )
+                } else {
+                    (
+                        Some(Seat(0)),
+                        "the Crusaders' road lies open (14.1)".to_string(),
+                    )
+                }
+            }
+        };
+        let level = self
+            .battle
+            .at_end_level
+            .clone()
+            .filter(|_| winner.is_some());
+        let text = reason.clone();
+        log.push_with(|| Event::public("Crusades II 11.0", text));
+        self.finish(winner, level, reason);
+    }
+
+    /// 14.1: whether non-routed, in-command units of `blocker` on road hexes cut every road
+    /// path from the Crusaders' start to both the road's town and the north edge.
+    /// Reading: the Crusaders win if either destination can still be reached by road.
+    pub fn road_blocked(&self, blocker: Seat) -> bool {
+        let map = &self.battle.map;
+        let status = self.command_status(blocker);
+        let blocked = |h: hexgrid::Hex| {
+            status
+                .iter()
+                .any(|&(u, ok)| ok && !self.unit(u).routed && self.hex(u) == Some(h))
+        };
+        let area = |n: &str| map.areas.get(n).cloned().unwrap_or_default();
+        let goals: Vec<_> = area("road_goal_town")
+            .into_iter()
+            .chain(area("north_edge"))
+            .collect();
+        let mut seen: Vec<hexgrid::Hex> = Vec::new();
+        let mut queue: VecDeque<hexgrid::Hex> = area("crusader_road_start")
+            .into_iter()
+            .filter(|&h| !blocked(h))
+            .collect();
+        while let Some(h) = queue.pop_front() {
+            if seen.contains(&h) {
+                continue;
+            }
+            seen.push(h);
+            if goals.contains(&h) {
+                return false;
+            }
+            for d in Direction::ALL {
+                let n = h.neighbour(d);
+                if map.road(h, d).is_some() && !blocked(n) && !seen.contains(&n) {
+                    queue.push_back(n);
+                }
+            }
+        }
+        true
+    }
+}

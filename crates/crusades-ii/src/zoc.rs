@@ -1,0 +1,184 @@
+//! 6.0 Facing and Zones of Control, and the terrain questions they share with movement:
+//! which hexsides are a unit's front, flank and rear, and which hexes an enemy controls.
+
+use engine::Seat;
+use hexgrid::{facing_arc, Arc, Direction, Hex};
+
+use crate::scenario::{HalfPoints, MoveClass, UnitId};
+use crate::state::State;
+
+impl State {
+    /// The movement class of a unit (8.2): its type's column.
+    pub fn move_class(&self, u: UnitId) -> MoveClass {
+        self.battle.utype(u).move_class
+    }
+
+    /// The cost in half points of entering `to` from `from` (adjacent, in direction `dir`) for a
+    /// movement class, or `None` if not allowed (8.2). Entering along a road uses the road's
+    /// cost and ignores the hexside ("it must move along the road", 8.2).
+    pub fn entry_cost(&self, class: MoveClass, from: Hex, dir: Direction) -> Option<HalfPoints> {
+        self.battle.map.step(class, from, dir)
+    }
+
+    /// The cost in half points of entering a hex for a class, by its terrain alone.
+    pub fn terrain_cost(&self, class: MoveClass, hex: Hex) -> Option<HalfPoints> {
+        let info = self.battle.map.info(hex);
+        self.battle.tables.terrains[info.terrain as usize]
+            .cost
+            .of(class)
+    }
+
+    /// Whether a hexside and the hex beyond it can be crossed by a class at all (6.22, 9.5).
+    pub fn passable(&self, class: MoveClass, from: Hex, dir: Direction) -> bool {
+        self.entry_cost(class, from, dir).is_some()
+    }
+
+    /// Whether a unit has facing and a zone of control: not skirmishers (6.14), not routed
+    /// (6.21).
+    pub fn has_zoc(&self, u: UnitId) -> bool {
+        !self.skirmisher(u) && !self.unit(u).routed && self.hex(u).is_some()
+    }
+
+    /// The arc (front, flank, rear) of a unit's hexside in direction `dir` (6.11); skirmishers
+    /// have every hexside as front (6.14).
+    pub fn arc(&self, u: UnitId, dir: Direction) -> Arc {
+        if self.skirmisher(u) {
+            Arc::Front
+        } else {
+            facing_arc(self.unit(u).facing, dir)
+        }
+    }
+
+    /// Whether unit `u` exerts its ZOC into the neighbouring hex in direction `dir`: through
+    /// front and flank hexsides (6.21), not where it could not move (6.22).
+    pub fn exerts_zoc(&self, u: UnitId, dir: Direction) -> bool {
+        let Some(h) = self.hex(u) else { return false };
+        self.has_zoc(u)
+            && self.arc(u, dir) != Arc::Rear
+            && self.passable(self.move_class(u), h, dir)
+    }
+
+    /// The hexes in the ZOC of `side`'s combat units, as a dense flag per map hex.
+    pub fn zoc_of(&self, side: Seat) -> Vec<bool> {
+        let grid = &self.battle.map.grid;
+        let mut zoc = vec![false; grid.len()];
+        for u in self.on_map(side) {
+            let h = self.hex(u).unwrap_or(Hex { q: 0, r: 0 });
+            for d in Direction::ALL {
+                if self.exerts_zoc(u, d) {
+                    if let Some(i) = grid.index(h.neighbour(d)) {
+                        zoc[i] = true;
+                    }
+                }
+            }
+        }
+        zoc
+    }
+
+    /// Whether a hex is in a ZOC of the enemies of `side`.
+    pub fn in_enemy_zoc(&self, side: Seat, hex: Hex) -> bool {
+        let enemy = self.battle.enemy(side);
+        Direction::ALL.iter().any(|&d| {
+            let from = hex.neighbour(d);
+            self.stack_at(from)
+                .into_iter()
+                .any(|e| self.side(e) == enemy && self.exerts_zoc(e, d.opposite()))
+        })
+    }
+
+    /// Enemy units adjacent to a hex.
+    pub fn adjacent_enemies(&self, side: Seat, hex: Hex) -> Vec<UnitId> {
+        let enemy = self.battle.enemy(side);
+        self.on_map(enemy)
+            .filter(|&e| self.hex(e).is_some_and(|h| h.distance(hex) == 1))
+            .collect()
+    }
+
+    /// Whether the flag map `zoc` marks `hex`.
+    pub fn zoc_at(&self, zoc: &[bool], hex: Hex) -> bool {
+        self.battle.map.grid.index(hex).is_some_and(|i| zoc[i])
+    }
+}
+
+/// What every decision of a phase asks about the map, worked out once per question and never
+/// stored: who occupies each hex, each side's zones of control, and each hex's distance to
+/// each side's nearest combat unit. Indexed by the map grid's dense index.
+pub struct Situation {
+    /// The owner of the combat units in each hex.
+    pub occupant: Vec<Option<Seat>>,
+    /// `zoc[s][i]`: hex `i` lies in a ZOC of seat `s`'s units.
+    pub zoc: [Vec<bool>; 2],
+    /// `near[s][i]`: distance from hex `i` to the nearest combat unit of seat `s` on the map.
+    pub near: [Vec<u32>; 2],
+}
+
+impl Situation {
+    fn index(state: &State, h: Hex) -> Option<usize> {
+        state.battle.map.grid.index(h)
+    }
+
+    /// The owner of the combat units in a hex.
+    pub fn occupant(&self, state: &State, h: Hex) -> Option<Seat> {
+        Self::index(state, h).and_then(|i| self.occupant[i])
+    }
+
+    /// Whether a hex lies in a ZOC of `side`'s units.
+    pub fn zoc_of(&self, state: &State, side: Seat, h: Hex) -> bool {
+        Self::index(state, h).is_some_and(|i| self.zoc[side.index()][i])
+    }
+
+    /// Distance from a hex to the nearest combat unit of `side`.
+    pub fn distance_to(&self, state: &State, side: Seat, h: Hex) -> u32 {
+        Self::index(state, h)
+            .map(|i| self.near[side.index()][i])
+            .unwrap_or(u32::MAX)
+    }
+}
+
+impl State {
+    /// The [`Situation`] now.
+    pub fn situation(&self) -> Situation {
+        let grid = &self.battle.map.grid;
+        let mut occupant = vec![None; grid.len()];
+        let mut positions: [Vec<Hex>; 2] = [Vec::new(), Vec::new()];
+        for u in self.unit_ids() {
+            if let Some(h) = self.hex(u) {
+                if let Some(i) = grid.index(h) {
+                    occupant[i] = Some(self.side(u));
+                }
+                positions[self.side(u).index()].push(h);
+            }
+        }
+        // Multi-source breadth-first search within the map: on a rectangular printed map a
+        // shortest path between two of its hexes never needs to leave it (tested).
+        let near = [0, 1].map(|s| {
+            let mut dist = vec![u32::MAX; grid.len()];
+            let mut queue = std::collections::VecDeque::new();
+            for &p in &positions[s] {
+                if let Some(i) = grid.index(p) {
+                    if dist[i] != 0 {
+                        dist[i] = 0;
+                        queue.push_back(p);
+                    }
+                }
+            }
+            while let Some(h) = queue.pop_front() {
+                let d = grid.index(h).map(|i| dist[i]).unwrap_or(0);
+                for n in h.neighbours() {
+                    if let Some(j) = grid.index(n) {
+                        if dist[j] == u32::MAX {
+                            dist[j] = d + 1;
+                            queue.push_back(n);
+                        }
+                    }
+                }
+            }
+            dist
+        });
+        Situation {
+            occupant,
+            zoc: [self.zoc_of(Seat(0)), self.zoc_of(Seat(1))],
+            near,
+        }
+    }
+}

@@ -1,0 +1,397 @@
+//! The shared checks every game runs from its tests (STYLE.md, lesson 13): random games to
+//! the end, legality, replay and secrecy.
+//!
+//! [`random_games`] plays games with actions chosen at random from `legal_actions` by a
+//! generator of its own (never the game's dice, which it must not disturb) and checks, at
+//! every step, the contract of [`Game`](crate::Game):
+//!
+//! - a pending seat has legal actions, and a seat that is not pending has none;
+//! - every legal action's notation reads back as the same action;
+//! - every legal action is accepted (through a [`Session`], with dice entered in manual mode);
+//! - an earlier action that is not legal now is refused and changes nothing;
+//! - an action that can be undone is undone to the state before it, and taken again to the
+//!   state after it;
+//! - a finished game has an outcome; each game ends within the cap;
+//! - views serialise for every viewer, the board renders, and the saved record loads,
+//!   replays and reaches the same state hash.
+//!
+//! [`secrecy_check`] looks for forbidden strings in what viewers are sent.
+
+use std::fmt;
+
+use rand_core::{RngCore, SeedableRng};
+use rand_pcg::Pcg64Mcg;
+
+use crate::data::DataSet;
+use crate::dice::{DiceError, DiceMode};
+use crate::event::Event;
+use crate::game::{Pending, Seat, Setup, Startable, Viewer};
+use crate::record::GameRecord;
+use crate::session::{ActError, Session};
+
+/// A check that failed: which game (by seed) and what went wrong.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CheckFailure {
+    /// The seed of the random game that failed, if the check plays games.
+    pub seed: Option<u64>,
+    /// What went wrong.
+    pub message: String,
+}
+
+impl fmt::Display for CheckFailure {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.seed {
+            Some(seed) => write!(f, "seed {seed}: {}", self.message),
+            None => f.write_str(&self.message),
+        }
+    }
+}
+
+impl std::error::Error for CheckFailure {}
+
+/// How to run [`RandomGames::run`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct RandomGames {
+    /// How many games to play; game `i` uses seed `first_seed + i` for both the game's dice
+    /// and (mixed) the chooser.
+    pub games: usize,
+    /// The most actions a game may take.
+    pub max_actions: usize,
+    /// The seed of the first game.
+    pub first_seed: u64,
+    /// Whether a game still going at `max_actions` is allowed (counted in
+    /// [`RandomGamesReport::capped`]) rather than a failure.
+    pub allow_cap: bool,
+    /// Whether to try earlier actions that are not legal now and check they are refused.
+    /// Turn off only for a game that also accepts actions it does not list (explicit paths
+    /// where a canonical one is listed).
+    pub probe_illegal: bool,
+    /// Try an undo after one in this many undoable actions (0: never).
+    pub undo_every: u32,
+}
+
+impl RandomGames {
+    /// `games` games of at most `max_actions` actions from seed 0, with every check on.
+    pub fn new(games: usize, max_actions: usize) -> Self {
+        RandomGames {
+            games,
+            max_actions,
+            first_seed: 0,
+            allow_cap: false,
+            probe_illegal: true,
+            undo_every: 8,
+        }
+    }
+}
+
+/// What [`random_games`] did.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RandomGamesReport {
+    /// Games played.
+    pub games: usize,
+    /// Actions taken in all games.
+    pub actions: usize,
+    /// Games played to the end.
+    pub finished: usize,
+    /// Games stopped at the cap (only with [`RandomGames::allow_cap`]).
+    pub capped: usize,
+    /// Illegal actions tried and refused.
+    pub refused: usize,
+    /// Undos taken and redone.
+    pub undos: usize,
+}
+
+/// Plays `games` random games from `setup_template` (seeds `0..games`) with every check of
+/// [`RandomGames`]; panics with the seed and the reason at the first failure.
+pub fn random_games<G: Startable>(
+    setup_template: &Setup,
+    data: &DataSet,
+    games: usize,
+    max_actions: usize,
+) -> RandomGamesReport {
+    match RandomGames::new(games, max_actions).run::<G>(setup_template, data) {
+        Ok(report) => report,
+        Err(e) => panic!("random games: {e}"),
+    }
+}
+
+/// Mixed into the seed of the chooser so that it is not the dice's generator.
+const CHOOSER_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
+
+/// A uniform choice in `0..n` (n > 0).
+fn pick(rng: &mut Pcg64Mcg, n: usize) -> usize {
+    let n = n as u64;
+    let zone = u64::MAX - (u64::MAX % n);
+    loop {
+        let x = rng.next_u64();
+        if x < zone {
+            return (x % n) as usize;
+        }
+    }
+}
+
+/// Takes an action; in manual mode, enters one more random face (1-6, a face of every die)
+/// for as long as the action says it needs more dice.
+fn act_with_dice<G: Startable>(
+    session: &mut Session<G>,
+    seat: Seat,
+    action: &G::Action,
+    rng: &mut Pcg64Mcg,
+) -> Result<(Vec<Event>, Vec<u8>), ActError> {
+    let manual = session.state().dice().mode() == DiceMode::Manual;
+    let mut dice = Vec::new();
+    loop {
+        match session.act_action(seat, action, &dice) {
+            Err(ActError::Dice(DiceError::TooFew { .. })) if manual && dice.len() < 256 => {
+                dice.push(pick(rng, 6) as u8 + 1);
+            }
+            other => return other.map(|events| (events, dice)),
+        }
+    }
+}
+
+impl RandomGames {
+    /// Plays the games; the first failure is returned with its seed.
+    pub fn run<G: Startable>(
+        &self,
+        setup_template: &Setup,
+        data: &DataSet,
+    ) -> Result<RandomGamesReport, CheckFailure> {
+        let mut report = RandomGamesReport::default();
+        for i in 0..self.games {
+            let seed = self.first_seed.wrapping_add(i as u64);
+            self.play::<G>(setup_template, data, seed, &mut report)
+                .map_err(|message| CheckFailure {
+                    seed: Some(seed),
+                    message,
+                })?;
+            report.games += 1;
+        }
+        Ok(report)
+    }
+
+    fn play<G: Startable>(
+        &self,
+        template: &Setup,
+        data: &DataSet,
+        seed: u64,
+        report: &mut RandomGamesReport,
+    ) -> Result<(), String> {
+        let mut setup = template.clone();
+        setup.seed = seed;
+        let game_id = G::start(&setup, data)
+            .map_err(|e| format!("cannot start: {e}"))?
+            .facts()
+            .game;
+        let mut session =
+            Session::<G>::new(setup, data, &game_id).map_err(|e| format!("cannot start: {e}"))?;
+        let mut rng = Pcg64Mcg::seed_from_u64(seed ^ CHOOSER_SALT);
+        let seat_count = session.state().facts().seats.len();
+        let mut history: Vec<G::Action> = Vec::new();
+        let mut taken = 0usize;
+        'game: loop {
+            let seats = match session.state().pending() {
+                Pending::Over => break,
+                Pending::Seats(s) if s.is_empty() => {
+                    return Err(format!(
+                        "after {taken} actions: pending names no seat and the game is not over"
+                    ))
+                }
+                Pending::Seats(s) => s,
+            };
+            for s in (0..seat_count).map(|s| Seat(s as u8)) {
+                if !seats.contains(&s) && !session.state().legal_actions(s).is_empty() {
+                    return Err(format!(
+                        "after {taken} actions: {} is not pending but has legal actions",
+                        session.seat_name(s)
+                    ));
+                }
+            }
+            for seat in seats {
+                if !session.state().pending().seats().contains(&seat) {
+                    continue;
+                }
+                if taken >= self.max_actions {
+                    if self.allow_cap {
+                        report.capped += 1;
+                        break 'game;
+                    }
+                    return Err(format!(
+                        "the game is not over after {taken} actions (the cap); pending: {:?}",
+                        session.state().pending()
+                    ));
+                }
+                let name = session.seat_name(seat);
+                let legal = session.state().legal_actions(seat);
+                if legal.is_empty() {
+                    return Err(format!(
+                        "after {taken} actions: {name} is pending but has no legal action"
+                    ));
+                }
+                let notations: Vec<String> = legal
+                    .iter()
+                    .map(|a| session.state().action_text(a))
+                    .collect();
+                for (a, text) in legal.iter().zip(&notations) {
+                    if session.state().parse_action(text).as_ref() != Ok(a) {
+                        return Err(format!(
+                            "after {taken} actions: legal action {a:?} prints as `{text}`, which does not read back as it"
+                        ));
+                    }
+                }
+                if self.probe_illegal && !history.is_empty() {
+                    let old = &history[pick(&mut rng, history.len())];
+                    let old_text = session.state().action_text(old);
+                    if !notations.contains(&old_text) {
+                        let hash = session.state_hash().to_string();
+                        let len = session.record().actions.len();
+                        if let Ok((_, dice)) = act_with_dice(&mut session, seat, old, &mut rng) {
+                            return Err(format!(
+                                "after {taken} actions: `{old_text}` by {name} (dice {dice:?}) was accepted but is not among the legal actions {notations:?}"
+                            ));
+                        }
+                        if session.state_hash() != hash || session.record().actions.len() != len {
+                            return Err(format!(
+                                "after {taken} actions: refusing `{old_text}` changed the game"
+                            ));
+                        }
+                        report.refused += 1;
+                    }
+                }
+                let action = legal[pick(&mut rng, legal.len())].clone();
+                let action_text = session.state().action_text(&action);
+                let before = session.state_hash().to_string();
+                let (_, dice) = act_with_dice(&mut session, seat, &action, &mut rng)
+                    .map_err(|e| {
+                        format!("after {taken} actions: legal action `{action_text}` by {name} was refused: {e}")
+                    })?;
+                taken += 1;
+                let last = session.record().actions.last().expect("just taken");
+                if !last.undo_barrier
+                    && self.undo_every > 0
+                    && pick(&mut rng, self.undo_every as usize) == 0
+                {
+                    let after = session.state_hash().to_string();
+                    session.undo(seat).map_err(|e| {
+                        format!(
+                            "after {taken} actions: undo of `{action_text}` by {name} refused: {e}"
+                        )
+                    })?;
+                    if session.state_hash() != before {
+                        return Err(format!(
+                            "after {taken} actions: undo of `{action_text}` did not restore the state before it"
+                        ));
+                    }
+                    session.act_action(seat, &action, &dice).map_err(|e| {
+                        format!(
+                            "after {taken} actions: `{action_text}` refused after undoing it: {e}"
+                        )
+                    })?;
+                    if session.state_hash() != after {
+                        return Err(format!(
+                            "after {taken} actions: `{action_text}` taken again after undo reached another state"
+                        ));
+                    }
+                    report.undos += 1;
+                }
+                history.push(action);
+            }
+        }
+        report.actions += taken;
+        if session.state().pending() == Pending::Over {
+            report.finished += 1;
+            if session.state().outcome().is_none() {
+                return Err(format!(
+                    "the game is over after {taken} actions but has no outcome"
+                ));
+            }
+        }
+        let mut viewers: Vec<Viewer> = (0..seat_count)
+            .map(|s| Viewer::Seat(Seat(s as u8)))
+            .collect();
+        viewers.push(Viewer::Spectator);
+        for v in viewers {
+            serde_json::to_string(&session.view(v))
+                .map_err(|e| format!("the view of {v:?} does not serialise: {e}"))?;
+            let svg = crate::render::render_svg(&session.board(v));
+            if !svg.starts_with("<svg") {
+                return Err(format!("the board of {v:?} does not render"));
+            }
+        }
+        let dir = tempfile::tempdir().map_err(|e| format!("no temporary folder: {e}"))?;
+        let path = dir.path().join("game.json");
+        session
+            .save(&path)
+            .map_err(|e| format!("cannot save: {e}"))?;
+        let record = GameRecord::load(&path).map_err(|e| format!("cannot load the save: {e}"))?;
+        if record != *session.record() {
+            return Err("the saved record loads as another record".into());
+        }
+        let replayed = Session::<G>::from_record(record, data)
+            .map_err(|e| format!("the saved game does not replay: {e}"))?;
+        if replayed.state_hash() != session.state_hash()
+            || crate::record::state_hash(replayed.state()) != session.state_hash()
+        {
+            return Err("the replayed game has another state hash".into());
+        }
+        Ok(())
+    }
+}
+
+/// Checks that nothing in `forbidden` reaches any of `viewers`: serialises each viewer's
+/// [`Session::view`] (game view, legal actions and visible log) and [`Session::board`] to
+/// JSON and looks for each string. Strings are matched as they appear in JSON text, so use
+/// ones without quotes or backslashes (a secret bid's text, a hidden unit's name).
+///
+/// Use it with a position in which the secrets are known: for example, after one seat has
+/// committed secret orders, check that the other seats and spectators see none of them.
+pub fn secrecy_check<G: Startable>(
+    session: &Session<G>,
+    viewers: &[Viewer],
+    forbidden: &[&str],
+) -> Result<(), CheckFailure> {
+    for &viewer in viewers {
+        let who = match viewer {
+            Viewer::Seat(s) => session.seat_name(s),
+            Viewer::Spectator => "a spectator".to_string(),
+        };
+        let payloads = [
+            (
+                "view",
+                serde_json::to_string(&session.view(viewer)).map_err(|e| CheckFailure {
+                    seed: None,
+                    message: format!("the view of {who} does not serialise: {e}"),
+                })?,
+            ),
+            (
+                "board",
+                serde_json::to_string(&session.board(viewer)).map_err(|e| CheckFailure {
+                    seed: None,
+                    message: format!("the board of {who} does not serialise: {e}"),
+                })?,
+            ),
+        ];
+        for (what, json) in &payloads {
+            for secret in forbidden {
+                if let Some(at) = json.find(secret) {
+                    let mut from = at.saturating_sub(60);
+                    while !json.is_char_boundary(from) {
+                        from -= 1;
+                    }
+                    let mut to = (at + secret.len() + 60).min(json.len());
+                    while !json.is_char_boundary(to) {
+                        to += 1;
+                    }
+                    return Err(CheckFailure {
+                        seed: None,
+                        message: format!(
+                            "the {what} sent to {who} contains `{secret}`: …{}…",
+                            &json[from..to]
+                        ),
+                    });
+                }
+            }
+        }
+    }
+    Ok(())
+}

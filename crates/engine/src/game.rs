@@ -1,0 +1,212 @@
+//! The game abstraction every game of the project implements (DESIGN.md, "The game
+//! abstraction"): facts, the pending decision, legal actions per seat, a checked `apply`,
+//! the per-seat view and the outcome.
+
+use std::fmt::Debug;
+
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use crate::dice::Dice;
+use crate::event::Log;
+
+/// A seat at the table, numbered from 0 in the order the game's [`Facts::seats`] lists them.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Seat(pub u8);
+
+impl Seat {
+    /// The seat's index into per-seat containers.
+    pub fn index(self) -> usize {
+        self.0 as usize
+    }
+}
+
+/// Who is looking at the game: one seat, or a spectator who sees only public information.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Viewer {
+    /// A player seated at this seat.
+    Seat(Seat),
+    /// Someone who may see only what every seat may see.
+    Spectator,
+}
+
+impl Viewer {
+    /// Whether this viewer may see something visible to `who`.
+    pub fn sees(self, who: &Visibility) -> bool {
+        match (who, self) {
+            (Visibility::All, _) => true,
+            (Visibility::Seats(seats), Viewer::Seat(s)) => seats.contains(&s),
+            (Visibility::Seats(_), Viewer::Spectator) => false,
+        }
+    }
+}
+
+/// Who may see an event or a piece of information.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Visibility {
+    /// Every seat and every spectator.
+    All,
+    /// Only these seats.
+    Seats(Vec<Seat>),
+}
+
+/// Who must decide now.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Pending {
+    /// These seats must each decide; more than one seat means secret simultaneous decisions,
+    /// each committed privately and resolved together.
+    Seats(Vec<Seat>),
+    /// The game is over; see [`Game::outcome`].
+    Over,
+}
+
+impl Pending {
+    /// The seats that must decide now (empty when the game is over).
+    pub fn seats(&self) -> &[Seat] {
+        match self {
+            Pending::Seats(s) => s,
+            Pending::Over => &[],
+        }
+    }
+}
+
+/// What a game declares about itself, so that AI, server and command line branch on facts and
+/// never on which game it is.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Facts {
+    /// The game's id, as in scenario ids (`crusades-ii`).
+    pub game: String,
+    /// Seat names in the game's vocabulary, in seat order.
+    pub seats: Vec<String>,
+    /// Whether some decisions are taken by several seats at once, in secret.
+    pub simultaneous_orders: bool,
+    /// Whether some information is hidden from some seats.
+    pub hidden_information: bool,
+    /// Whether dice decide anything.
+    pub chance: bool,
+}
+
+/// How a finished game ended.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Outcome {
+    /// The winning seat, or `None` for a draw.
+    pub winner: Option<Seat>,
+    /// The level of victory in the scenario's words ("decisive", "marginal"), if it has levels.
+    pub level: Option<String>,
+    /// Why the game ended, in the rules' words.
+    pub reason: String,
+}
+
+/// Why an action was refused. The state is unchanged.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, thiserror::Error)]
+#[error("{reason}")]
+pub struct Rejection {
+    /// What is wrong and why, naming the rule where one applies.
+    pub reason: String,
+}
+
+impl Rejection {
+    /// A rejection with this reason.
+    pub fn new(reason: impl Into<String>) -> Self {
+        Rejection {
+            reason: reason.into(),
+        }
+    }
+}
+
+/// What applying an action changed that matters to undo and to records.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Applied {
+    /// Hidden information was revealed to some seat by this action.
+    pub revealed: bool,
+}
+
+/// A game: a plain, serialisable state and the rules as functions over it.
+///
+/// The state owns its [`Dice`]; every random number comes from there so that a seed and a
+/// list of actions reproduce a game bit for bit.
+pub trait Game: Clone + Serialize + Send + Sync + 'static {
+    /// A small decision in the game's words, with a stable text notation
+    /// ([`Game::action_text`], [`Game::parse_action`]).
+    type Action: Clone + PartialEq + Debug + Serialize + DeserializeOwned + Send + Sync;
+    /// What one viewer may see of the state.
+    type View: Serialize;
+
+    /// The game's facts.
+    fn facts(&self) -> Facts;
+    /// The stable text notation of an action (names and hexes as printed on the counters and
+    /// the map, which is why it takes the state).
+    fn action_text(&self, action: &Self::Action) -> String;
+    /// Reads an action's notation, naming what is wrong.
+    fn parse_action(&self, text: &str) -> Result<Self::Action, String>;
+    /// Who must decide now.
+    fn pending(&self) -> Pending;
+    /// Every action `seat` may take now; empty when the seat need not decide.
+    fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
+    /// Applies a legal action, rolling dice from the state's own [`Dice`] and writing what
+    /// happened to `log`. An illegal action is rejected with the reason. The state may be
+    /// left half-changed on rejection: callers apply to a copy (see [`crate::Session`]).
+    fn apply(
+        &mut self,
+        seat: Seat,
+        action: &Self::Action,
+        log: &mut Log,
+    ) -> Result<Applied, Rejection>;
+    /// What `viewer` may see. The only way state leaves the engine.
+    fn view(&self, viewer: Viewer) -> Self::View;
+    /// How the game ended, once it has.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The state's dice.
+    fn dice(&self) -> &Dice;
+    /// The state's dice, to load manually entered rolls.
+    fn dice_mut(&mut self) -> &mut Dice;
+    /// The map and counters as `viewer` sees them, for renderers.
+    fn board(&self, viewer: Viewer) -> crate::board::Board;
+}
+
+/// How to start a game: scenario, options, seed, dice mode and an optional position.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Setup {
+    /// The scenario id within the game (`hattin`).
+    pub scenario: String,
+    /// Names of the optional and advanced rules in use.
+    pub options: Vec<String>,
+    /// The seed of the game's dice.
+    pub seed: u64,
+    /// Where the dice come from.
+    pub dice: crate::dice::DiceMode,
+    /// A position file's text to start from instead of the scenario's set-up.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub position: Option<String>,
+}
+
+/// A scenario as listed by `crusades scenarios`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ScenarioInfo {
+    /// The scenario id within the game.
+    pub id: String,
+    /// Its title.
+    pub title: String,
+    /// Seat names.
+    pub seats: Vec<String>,
+    /// The options it accepts, with a line each saying what they do.
+    pub options: Vec<OptionInfo>,
+}
+
+/// An optional or advanced rule a scenario accepts.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct OptionInfo {
+    /// The name given to `--option`.
+    pub name: String,
+    /// What it does, with its rule case.
+    pub about: String,
+}
+
+/// A game that can be started from data.
+pub trait Startable: Game {
+    /// The scenarios of this game.
+    fn scenarios(data: &crate::data::DataSet)
+        -> Result<Vec<ScenarioInfo>, crate::data::DataErrors>;
+    /// A new game as `setup` says, from the data in `data`.
+    fn start(setup: &Setup, data: &crate::data::DataSet) -> Result<Self, crate::data::DataErrors>;
+}

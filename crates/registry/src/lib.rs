@@ -1,0 +1,517 @@
+//! Every game behind one object-safe interface, so that the command line, the AI and the
+//! server never name a particular game (DESIGN.md, "Layers").
+//!
+//! - [`AnyGame`] is a game in play, whatever the game: it speaks action notations (text),
+//!   seat names, [`engine::Event`]s and JSON views. Every [`engine::Session`] of a
+//!   [`Startable`] game is one.
+//! - [`games`] is the static table of games ([`GameEntry`]), each with its id, its built-in
+//!   data, its scenarios, constructors and its data audit.
+//! - [`all_data`] gathers the built-in data of every game, with an override folder on top.
+//! - [`new_game`], [`load`], [`from_record`] and [`replay`] start and rebuild games from a
+//!   scenario id (`crusades-ii/hattin`) or a saved [`GameRecord`]; [`scenarios`] and
+//!   [`audit`] list what every game offers.
+//!
+//! Errors are [`RegistryError`]s, which say whether they are the user's fault
+//! ([`RegistryError::is_bad_input`]) or not (input/output).
+
+#![warn(missing_docs)]
+
+use std::path::Path;
+
+use engine::{
+    ActError, AuditEntry, Board, DataErrors, DataSet, DiceMode, Event, Facts, GameRecord,
+    OptionInfo, Outcome, Pending, RecordError, RecordedAction, ScenarioInfo, Seat, Session,
+    SessionError, Setup, Startable, UndoError, Viewer,
+};
+use serde::{Deserialize, Serialize};
+
+#[cfg(any(test, feature = "toy"))]
+pub mod toy;
+
+#[cfg(test)]
+mod tests;
+
+/// A game in play, whatever the game: the object-safe face of [`engine::Session`].
+///
+/// Actions are text in the game's notation; seats are [`Seat`]s named by
+/// [`AnyGame::seat_names`]; what a player may see leaves only through [`AnyGame::view_json`],
+/// [`AnyGame::events`] and [`AnyGame::board`].
+pub trait AnyGame: Send {
+    /// The game's facts (seats, simultaneous orders, hidden information, chance).
+    fn facts(&self) -> Facts;
+    /// The game's id (`crusades-ii`).
+    fn game_id(&self) -> String;
+    /// The full scenario id (`crusades-ii/hattin`).
+    fn scenario(&self) -> String;
+    /// Seat names, in seat order.
+    fn seat_names(&self) -> Vec<String>;
+    /// The seat of this name (ASCII case ignored).
+    fn seat_named(&self, name: &str) -> Option<Seat>;
+    /// The name of a seat (`?` for a seat the game does not have).
+    fn seat_name(&self, seat: Seat) -> String;
+    /// Who must decide now.
+    fn pending(&self) -> Pending;
+    /// The notations of every action `seat` may take now (empty when it need not decide).
+    fn legal_actions(&self, seat: Seat) -> Vec<String>;
+    /// Takes an action given in notation with the dice entered for it (manual dice; empty
+    /// otherwise). Returns the events `seat` may see. On error the game is unchanged.
+    fn act(&mut self, seat: Seat, text: &str, dice: &[u8]) -> Result<Vec<Event>, ActError>;
+    /// Takes back `seat`'s last action where the rules allow; returns it.
+    fn undo(&mut self, seat: Seat) -> Result<RecordedAction, UndoError>;
+    /// What `viewer` may see, as JSON: the serialised [`engine::SeatView`].
+    fn view_json(&self, viewer: Viewer) -> serde_json::Value;
+    /// Every event so far that `viewer` may see, oldest first.
+    fn events(&self, viewer: Viewer) -> Vec<Event>;
+    /// The map and counters as `viewer` sees them.
+    fn board(&self, viewer: Viewer) -> Board;
+    /// How the game ended, once it has.
+    fn outcome(&self) -> Option<Outcome>;
+    /// The record (every action, secret ones included): for saving, never for players.
+    fn record(&self) -> &GameRecord;
+    /// The hash of the current state.
+    fn state_hash(&self) -> String;
+    /// Saves the record atomically to `path`.
+    fn save(&self, path: &Path) -> Result<(), RecordError>;
+}
+
+impl<G: Startable> AnyGame for Session<G> {
+    fn facts(&self) -> Facts {
+        self.state().facts()
+    }
+
+    fn game_id(&self) -> String {
+        self.record().game.clone()
+    }
+
+    fn scenario(&self) -> String {
+        format!("{}/{}", self.record().game, self.record().scenario)
+    }
+
+    fn seat_names(&self) -> Vec<String> {
+        self.state().facts().seats
+    }
+
+    fn seat_named(&self, name: &str) -> Option<Seat> {
+        Session::seat_named(self, name)
+    }
+
+    fn seat_name(&self, seat: Seat) -> String {
+        Session::seat_name(self, seat)
+    }
+
+    fn pending(&self) -> Pending {
+        self.state().pending()
+    }
+
+    fn legal_actions(&self, seat: Seat) -> Vec<String> {
+        let state = self.state();
+        state
+            .legal_actions(seat)
+            .iter()
+            .map(|a| state.action_text(a))
+            .collect()
+    }
+
+    fn act(&mut self, seat: Seat, text: &str, dice: &[u8]) -> Result<Vec<Event>, ActError> {
+        Session::act(self, seat, text, dice)
+    }
+
+    fn undo(&mut self, seat: Seat) -> Result<RecordedAction, UndoError> {
+        Session::undo(self, seat)
+    }
+
+    fn view_json(&self, viewer: Viewer) -> serde_json::Value {
+        serde_json::to_value(self.view(viewer)).expect("a game's view must serialise to JSON")
+    }
+
+    fn events(&self, viewer: Viewer) -> Vec<Event> {
+        self.view(viewer).log
+    }
+
+    fn board(&self, viewer: Viewer) -> Board {
+        Session::board(self, viewer)
+    }
+
+    fn outcome(&self) -> Option<Outcome> {
+        self.state().outcome()
+    }
+
+    fn record(&self) -> &GameRecord {
+        Session::record(self)
+    }
+
+    fn state_hash(&self) -> String {
+        Session::state_hash(self).to_string()
+    }
+
+    fn save(&self, path: &Path) -> Result<(), RecordError> {
+        Session::save(self, path)
+    }
+}
+
+/// A constructor of a game from a setup, given the game's id.
+pub type NewFn = fn(&str, Setup, &DataSet) -> Result<Box<dyn AnyGame>, SessionError>;
+/// A constructor of a game from its record.
+pub type LoadFn = fn(GameRecord, &DataSet) -> Result<Box<dyn AnyGame>, SessionError>;
+/// A game's scenarios, read from the data.
+pub type ScenariosFn = fn(&DataSet) -> Result<Vec<ScenarioInfo>, DataErrors>;
+/// A game's data audit: every value with its provenance.
+pub type AuditFn = fn(&DataSet) -> Result<Vec<AuditEntry>, DataErrors>;
+
+/// One game of the table: its id, built-in data, scenarios, constructors and audit.
+#[derive(Clone, Copy)]
+pub struct GameEntry {
+    /// The game's id, the first part of its scenario ids (`crusades-ii`).
+    pub id: &'static str,
+    /// The game's built-in data files, paths relative to the data root (`crusades-ii/...`).
+    pub data: fn() -> DataSet,
+    /// Its scenarios.
+    pub scenarios: ScenariosFn,
+    /// Starts a game.
+    pub new: NewFn,
+    /// Rebuilds a game from its record.
+    pub load: LoadFn,
+    /// Every value of its data with its provenance.
+    pub audit: AuditFn,
+}
+
+impl std::fmt::Debug for GameEntry {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("GameEntry").field("id", &self.id).finish()
+    }
+}
+
+impl GameEntry {
+    /// Starts a game of this entry as `setup` says.
+    pub fn start(&self, setup: Setup, data: &DataSet) -> Result<Box<dyn AnyGame>, SessionError> {
+        (self.new)(self.id, setup, data)
+    }
+}
+
+fn new_session<G: Startable>(
+    id: &str,
+    setup: Setup,
+    data: &DataSet,
+) -> Result<Box<dyn AnyGame>, SessionError> {
+    Ok(Box::new(Session::<G>::new(setup, data, id)?))
+}
+
+fn load_session<G: Startable>(
+    record: GameRecord,
+    data: &DataSet,
+) -> Result<Box<dyn AnyGame>, SessionError> {
+    Ok(Box::new(Session::<G>::from_record(record, data)?))
+}
+
+/// The table entry of game `G` under `id`, with its built-in data and audit.
+pub fn register<G: Startable>(
+    id: &'static str,
+    data: fn() -> DataSet,
+    audit: AuditFn,
+) -> GameEntry {
+    GameEntry {
+        id,
+        data,
+        scenarios: G::scenarios,
+        new: new_session::<G>,
+        load: load_session::<G>,
+        audit,
+    }
+}
+
+/// Every game this program knows.
+pub fn games() -> Vec<GameEntry> {
+    [crusades_ii_entry(), toy_entry()]
+        .into_iter()
+        .flatten()
+        .collect()
+}
+
+/// Crusades II.
+fn crusades_ii_entry() -> Option<GameEntry> {
+    Some(register::<crusades_ii::State>(
+        "crusades-ii",
+        crusades_ii::builtin_data,
+        crusades_ii::audit,
+    ))
+}
+
+/// The toy race, in tests and with the `toy` feature.
+fn toy_entry() -> Option<GameEntry> {
+    #[cfg(any(test, feature = "toy"))]
+    return Some(register::<toy::Race>(toy::GAME, toy::data, toy::audit));
+    #[cfg(not(any(test, feature = "toy")))]
+    None
+}
+
+/// The game of this id.
+pub fn game(id: &str) -> Option<GameEntry> {
+    games().into_iter().find(|g| g.id == id)
+}
+
+/// Why a game could not be started, loaded or listed.
+#[derive(Debug, thiserror::Error)]
+pub enum RegistryError {
+    /// A scenario id that is not `GAME/SCENARIO` of a known game and scenario.
+    #[error("unknown scenario `{id}` (scenarios: {})", known.join(", "))]
+    UnknownScenario {
+        /// The id given.
+        id: String,
+        /// Every scenario id.
+        known: Vec<String>,
+    },
+    /// A record or id of a game this program does not have.
+    #[error("unknown game `{game}` (games: {})", known.join(", "))]
+    UnknownGame {
+        /// The game asked for.
+        game: String,
+        /// Every game id.
+        known: Vec<String>,
+    },
+    /// An option the scenario does not accept.
+    #[error("scenario {scenario} has no option `{option}` ({})",
+        if known.is_empty() { "it has no options".to_string() } else { format!("options: {}", known.join(", ")) })]
+    UnknownOption {
+        /// The option given.
+        option: String,
+        /// The full scenario id.
+        scenario: String,
+        /// The options it accepts.
+        known: Vec<String>,
+    },
+    /// The data files are wrong.
+    #[error("bad data:\n{0}")]
+    Data(DataErrors),
+    /// The game could not be started or replayed.
+    #[error(transparent)]
+    Session(#[from] SessionError),
+    /// The record could not be read.
+    #[error(transparent)]
+    Record(#[from] RecordError),
+}
+
+impl From<DataErrors> for RegistryError {
+    fn from(e: DataErrors) -> Self {
+        RegistryError::Data(e)
+    }
+}
+
+impl RegistryError {
+    /// Whether the error is the user's (an unknown name, bad data, a bad or edited save), as
+    /// opposed to a failure to read or write a file.
+    pub fn is_bad_input(&self) -> bool {
+        !matches!(
+            self,
+            RegistryError::Record(RecordError::Io { .. })
+                | RegistryError::Session(SessionError::Record(RecordError::Io { .. }))
+        )
+    }
+}
+
+/// The built-in data of every game, with the files of `override_dir` (same relative paths,
+/// `crusades-ii/tables.toml`) replacing or adding to them.
+pub fn all_data(override_dir: Option<&Path>) -> Result<DataSet, DataErrors> {
+    let sets: Vec<DataSet> = games().iter().map(|g| (g.data)()).collect();
+    let mut files: Vec<(&str, &str)> = Vec::new();
+    for set in &sets {
+        for path in set.paths_under("") {
+            files.push((path, set.text(path).expect("listed path")));
+        }
+    }
+    let mut data = DataSet::from_files(files);
+    if let Some(dir) = override_dir {
+        if !dir.is_dir() {
+            return Err(engine::DataError {
+                file: dir.display().to_string(),
+                line: None,
+                message: "the data override folder does not exist or is not a folder".into(),
+            }
+            .into());
+        }
+        data.override_from(dir)?;
+    }
+    Ok(data)
+}
+
+/// A scenario of some game, as `crusades scenarios` lists it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Scenario {
+    /// The full id (`crusades-ii/hattin`).
+    pub id: String,
+    /// The game's id (`crusades-ii`).
+    pub game: String,
+    /// The title.
+    pub title: String,
+    /// Seat names, in seat order.
+    pub seats: Vec<String>,
+    /// The options it accepts.
+    pub options: Vec<OptionInfo>,
+}
+
+/// Every scenario of every game, in table order. Data errors of all games are reported
+/// together.
+pub fn scenarios(data: &DataSet) -> Result<Vec<Scenario>, DataErrors> {
+    let mut out = Vec::new();
+    let mut errors = DataErrors::default();
+    for g in games() {
+        match (g.scenarios)(data) {
+            Ok(list) => out.extend(list.into_iter().map(|s| Scenario {
+                id: format!("{}/{}", g.id, s.id),
+                game: g.id.to_string(),
+                title: s.title,
+                seats: s.seats,
+                options: s.options,
+            })),
+            Err(e) => errors.0.extend(e.0),
+        }
+    }
+    errors.into_result(out)
+}
+
+/// Every value of every game's data with its provenance. Data errors of all games are
+/// reported together.
+pub fn audit(data: &DataSet) -> Result<Vec<AuditEntry>, DataErrors> {
+    let mut out = Vec::new();
+    let mut errors = DataErrors::default();
+    for g in games() {
+        match (g.audit)(data) {
+            Ok(list) => out.extend(list),
+            Err(e) => errors.0.extend(e.0),
+        }
+    }
+    errors.into_result(out)
+}
+
+/// The game and scenario of a full scenario id, checked against the data.
+pub fn find_scenario(id: &str, data: &DataSet) -> Result<(GameEntry, Scenario), RegistryError> {
+    let unknown = |data: &DataSet| -> RegistryError {
+        match scenarios(data) {
+            Ok(list) => RegistryError::UnknownScenario {
+                id: id.to_string(),
+                known: list.into_iter().map(|s| s.id).collect(),
+            },
+            Err(e) => RegistryError::Data(e),
+        }
+    };
+    let Some((game_id, _)) = id.split_once('/') else {
+        return Err(unknown(data));
+    };
+    let Some(entry) = game(game_id) else {
+        return Err(unknown(data));
+    };
+    let list = (entry.scenarios)(data)?;
+    match list
+        .into_iter()
+        .find(|s| format!("{}/{}", entry.id, s.id) == id)
+    {
+        Some(s) => Ok((
+            entry,
+            Scenario {
+                id: id.to_string(),
+                game: entry.id.to_string(),
+                title: s.title,
+                seats: s.seats,
+                options: s.options,
+            },
+        )),
+        None => Err(unknown(data)),
+    }
+}
+
+/// Starts a game of the scenario `scenario_id` (`crusades-ii/hattin`) with these options,
+/// seed and dice, from the scenario's set-up or from a position file's text.
+pub fn new_game(
+    scenario_id: &str,
+    options: &[String],
+    seed: u64,
+    dice: DiceMode,
+    position: Option<String>,
+    data: &DataSet,
+) -> Result<Box<dyn AnyGame>, RegistryError> {
+    let (entry, scenario) = find_scenario(scenario_id, data)?;
+    for o in options {
+        if !scenario.options.iter().any(|k| k.name == *o) {
+            return Err(RegistryError::UnknownOption {
+                option: o.clone(),
+                scenario: scenario.id.clone(),
+                known: scenario.options.iter().map(|k| k.name.clone()).collect(),
+            });
+        }
+    }
+    let local = scenario_id
+        .split_once('/')
+        .map_or(scenario_id, |(_, s)| s)
+        .to_string();
+    let setup = Setup {
+        scenario: local,
+        options: options.to_vec(),
+        seed,
+        dice,
+        position,
+    };
+    Ok(entry.start(setup, data)?)
+}
+
+/// Rebuilds a game from its record: finds its game, starts it and replays every action,
+/// checking the final state hash.
+pub fn from_record(record: GameRecord, data: &DataSet) -> Result<Box<dyn AnyGame>, RegistryError> {
+    let Some(entry) = game(&record.game) else {
+        return Err(RegistryError::UnknownGame {
+            game: record.game.clone(),
+            known: games().iter().map(|g| g.id.to_string()).collect(),
+        });
+    };
+    Ok((entry.load)(record, data)?)
+}
+
+/// Reads a saved game from `path` and rebuilds it (see [`from_record`]).
+pub fn load(path: &Path, data: &DataSet) -> Result<Box<dyn AnyGame>, RegistryError> {
+    from_record(GameRecord::load(path)?, data)
+}
+
+/// What replaying a record found.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ReplayReport {
+    /// The game's id.
+    pub game: String,
+    /// The full scenario id.
+    pub scenario: String,
+    /// How many actions were replayed.
+    pub actions: usize,
+    /// The state hash the record says.
+    pub expected: String,
+    /// The state hash the replay reached.
+    pub found: String,
+    /// Whether they are the same.
+    pub matches: bool,
+    /// Whether the game's data files differ from those the record was saved with.
+    pub data_changed: bool,
+}
+
+/// Replays a record and compares the final state hash with the record's. A hash mismatch is
+/// reported, not an error; an action that does not replay is an error.
+pub fn replay(record: GameRecord, data: &DataSet) -> Result<ReplayReport, RegistryError> {
+    let mut report = ReplayReport {
+        game: record.game.clone(),
+        scenario: format!("{}/{}", record.game, record.scenario),
+        actions: record.actions.len(),
+        expected: record.state_hash.clone(),
+        found: record.state_hash.clone(),
+        matches: true,
+        data_changed: data.version(&format!("{}/", record.game)) != record.data_version,
+    };
+    match from_record(record, data) {
+        Ok(_) => Ok(report),
+        Err(RegistryError::Session(SessionError::HashMismatch {
+            found,
+            data_changed,
+            ..
+        })) => {
+            report.found = found;
+            report.matches = false;
+            report.data_changed = data_changed;
+            Ok(report)
+        }
+        Err(e) => Err(e),
+    }
+}

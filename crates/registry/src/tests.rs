@@ -1,0 +1,228 @@
+//! The registry on the toy race: starting, acting, views, undo, saving, loading and replay
+//! through [`AnyGame`] only.
+
+use super::*;
+
+fn data() -> DataSet {
+    all_data(None).unwrap()
+}
+
+fn race(seed: u64) -> Box<dyn AnyGame> {
+    new_game("toy-race/race", &[], seed, DiceMode::Seeded, None, &data()).unwrap()
+}
+
+#[test]
+fn games_can_move_between_threads() {
+    fn send<T: Send + ?Sized>() {}
+    send::<Box<dyn AnyGame>>();
+}
+
+#[test]
+fn the_table_lists_the_toy_and_its_scenario() {
+    assert!(games().iter().any(|g| g.id == "toy-race"));
+    let list = scenarios(&data()).unwrap();
+    let race = list.iter().find(|s| s.id == "toy-race/race").unwrap();
+    assert_eq!(race.game, "toy-race");
+    assert_eq!(race.seats, ["East", "West"]);
+    assert_eq!(race.options[0].name, "short");
+    assert!(data().text(toy::FILE).is_ok());
+}
+
+#[test]
+fn unknown_scenarios_and_options_are_named() {
+    let d = data();
+    for id in ["toy-race/marathon", "nope", "nope/race"] {
+        let e = new_game(id, &[], 1, DiceMode::Seeded, None, &d)
+            .err()
+            .unwrap();
+        assert!(matches!(e, RegistryError::UnknownScenario { .. }), "{e}");
+        assert!(e.to_string().contains("toy-race/race"), "{e}");
+        assert!(e.is_bad_input());
+    }
+    let e = new_game(
+        "toy-race/race",
+        &["fast".into()],
+        1,
+        DiceMode::Seeded,
+        None,
+        &d,
+    )
+    .err()
+    .unwrap();
+    assert_eq!(
+        e.to_string(),
+        "scenario toy-race/race has no option `fast` (options: short)"
+    );
+}
+
+#[test]
+fn a_game_plays_through_the_object_safe_interface() {
+    let mut g = race(3);
+    assert_eq!(g.game_id(), "toy-race");
+    assert_eq!(g.scenario(), "toy-race/race");
+    let east = g.seat_named("east").unwrap();
+    let west = g.seat_named("West").unwrap();
+    assert_eq!(g.pending(), Pending::Seats(vec![east, west]));
+    assert_eq!(g.legal_actions(east), ["bid 0", "bid 1", "bid 2", "bid 3"]);
+    let events = g.act(east, "bid 2", &[]).unwrap();
+    assert_eq!(events[0].text, "East bids 2 in secret");
+    // West sees that East has bid, never how much.
+    let west_view = g.view_json(Viewer::Seat(west)).to_string();
+    assert!(!west_view.contains("bids 2"), "{west_view}");
+    assert!(west_view.contains("East has bid"), "{west_view}");
+    let spectator: Vec<String> = g
+        .events(Viewer::Spectator)
+        .into_iter()
+        .map(|e| e.text)
+        .collect();
+    assert_eq!(spectator, ["East has bid"]);
+    // A bid changes who must decide: it cannot be taken back.
+    assert!(g.undo(east).is_err());
+    g.act(west, "bid 1", &[]).unwrap();
+    assert_eq!(g.pending(), Pending::Seats(vec![east]));
+    // A boost can.
+    let hash = g.state_hash();
+    g.act(east, "boost", &[]).unwrap();
+    assert_eq!(g.undo(east).unwrap().action, "boost");
+    assert_eq!(g.state_hash(), hash);
+    let e = g.act(west, "roll", &[]).unwrap_err();
+    assert!(e.is_bad_input());
+    g.act(east, "roll", &[]).unwrap();
+    assert_eq!(g.record().actions.len(), 3);
+    assert!(render_ok(&g.board(Viewer::Spectator)));
+}
+
+fn render_ok(board: &Board) -> bool {
+    engine::render_svg(board).starts_with("<svg")
+}
+
+#[test]
+fn saved_games_load_and_replay_and_edits_are_caught() {
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("race.json");
+    let mut g = race(9);
+    g.act(Seat(0), "bid 1", &[]).unwrap();
+    g.act(Seat(1), "bid 3", &[]).unwrap();
+    g.act(Seat(1), "roll", &[]).unwrap();
+    g.save(&path).unwrap();
+    let back = load(&path, &data()).unwrap();
+    assert_eq!(back.state_hash(), g.state_hash());
+    let report = replay(GameRecord::load(&path).unwrap(), &data()).unwrap();
+    assert!(report.matches && !report.data_changed);
+    assert_eq!(report.actions, 3);
+
+    let mut edited = GameRecord::load(&path).unwrap();
+    edited.state_hash = "0123456789abcdef".into();
+    let report = replay(edited.clone(), &data()).unwrap();
+    assert!(!report.matches, "{report:?}");
+    let e = from_record(edited, &data()).err().unwrap();
+    assert!(e.to_string().contains("differs from the saved one"), "{e}");
+    assert!(e.is_bad_input());
+
+    let mut other = GameRecord::load(&path).unwrap();
+    other.game = "chess".into();
+    let e = from_record(other, &data()).err().unwrap();
+    assert!(e.to_string().starts_with("unknown game `chess`"), "{e}");
+
+    let e = load(&dir.path().join("missing.json"), &data())
+        .err()
+        .unwrap();
+    assert!(!e.is_bad_input(), "a missing file is an I/O error: {e}");
+}
+
+#[test]
+fn data_can_be_overridden_and_bad_overrides_are_named() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(dir.path().join("toy-race")).unwrap();
+    let file = dir.path().join("toy-race/race.toml");
+    std::fs::write(&file, "title = \"Short Race\"\ntarget = 5\ntokens = 4\n").unwrap();
+    let d = all_data(Some(dir.path())).unwrap();
+    let list = scenarios(&d).unwrap();
+    assert!(list.iter().any(|s| s.title == "Short Race"));
+    // Missing provenance is an audit error.
+    let e = audit(&d).unwrap_err();
+    assert!(e.to_string().contains("has no provenance"), "{e}");
+
+    std::fs::write(&file, "title = \"x\"\ntarget = 5\ntokens = 4\nspeed = 3\n").unwrap();
+    let d = all_data(Some(dir.path())).unwrap();
+    let e = new_game("toy-race/race", &[], 1, DiceMode::Seeded, None, &d)
+        .err()
+        .unwrap();
+    assert!(e.is_bad_input());
+    assert!(e.to_string().contains("toy-race/race.toml:4"), "{e}");
+    assert!(e.to_string().contains("speed"), "{e}");
+
+    let e = all_data(Some(&dir.path().join("nowhere"))).unwrap_err();
+    assert!(e.to_string().contains("not a folder"), "{e}");
+}
+
+#[test]
+fn the_audit_lists_every_value() {
+    let entries = audit(&data()).unwrap();
+    let toy: Vec<_> = entries.iter().filter(|e| e.file == toy::FILE).collect();
+    assert_eq!(toy.len(), 3);
+    assert!(toy
+        .iter()
+        .any(|e| e.source == engine::Source::Reconstructed && e.item == "tokens = 4"));
+}
+
+#[test]
+fn positions_start_mid_race() {
+    let g = new_game(
+        "toy-race/race",
+        &[],
+        1,
+        DiceMode::Manual,
+        Some("points = [18, 2]\ntokens = [1, 0]\nround = 7\n".into()),
+        &data(),
+    )
+    .unwrap();
+    assert_eq!(g.legal_actions(Seat(1)), ["bid 0"]);
+    let e = new_game(
+        "toy-race/race",
+        &[],
+        1,
+        DiceMode::Manual,
+        Some("points = 3".into()),
+        &data(),
+    )
+    .err()
+    .unwrap();
+    assert!(e.to_string().contains("position"), "{e}");
+}
+
+#[test]
+fn the_toy_passes_the_engine_checks() {
+    let setup = Setup {
+        scenario: "race".into(),
+        options: vec![],
+        seed: 0,
+        dice: DiceMode::Manual,
+        position: None,
+    };
+    let report = engine::random_games::<toy::Race>(&setup, &toy::data(), 20, 500);
+    assert_eq!(report.finished, 20);
+}
+
+#[test]
+fn crusades_ii_is_registered_with_its_scenarios_and_audit() {
+    let d = data();
+    let ids: Vec<String> = scenarios(&d).unwrap().into_iter().map(|s| s.id).collect();
+    for id in [
+        "crusades-ii/hattin",
+        "crusades-ii/hab",
+        "crusades-ii/nicopolis",
+        "crusades-ii/tannenburg",
+    ] {
+        assert!(ids.iter().any(|i| i == id), "{id} in {ids:?}");
+        let g = new_game(id, &[], 1, DiceMode::Seeded, None, &d).unwrap();
+        assert_eq!(g.game_id(), "crusades-ii");
+        assert_eq!(g.scenario(), id);
+        let seat = g.pending().seats()[0];
+        assert!(!g.legal_actions(seat).is_empty());
+    }
+    assert!(audit(&d)
+        .unwrap()
+        .iter()
+        .any(|e| e.file.starts_with("crusades-ii/")));
+}
