@@ -1,7 +1,6 @@
 //! The `crusades` binary on Crusades II, Hattin: actions are picked from `actions --json`,
 //! never hard-coded beyond preferring `deploy-historical` where it is offered.
 
-
 mod common;
 
 use common::{notations, Dir};

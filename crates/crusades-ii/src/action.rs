@@ -54,7 +54,8 @@ pub enum Action {
     /// `orders-done`: this seat's orders are complete.
     OrdersDone,
     /// `move UNIT HEX FACING` (moves the unit's stack) or `move UNIT alone HEX FACING`
-    /// (leaves the stack, 7.1): by the cheapest legal path.
+    /// (leaves the stack, 7.1): by the cheapest legal path, or by the path given with
+    /// `... via HEX HEX...`.
     Move {
         /// The unit.
         unit: UnitId,
@@ -64,6 +65,10 @@ pub enum Action {
         to: Hex,
         /// Facing at the end.
         facing: Vertex,
+        /// An explicit path: the hexes entered before the destination (`via H H...`); empty
+        /// for the cheapest path. A reinforcement's first `via` hex is its entry hex (12.1).
+        #[serde(default, skip_serializing_if = "Vec::is_empty")]
+        via: Vec<Hex>,
     },
     /// `move LEADER HEX`.
     MoveLeader {
@@ -164,13 +169,24 @@ impl Action {
                 alone,
                 to,
                 facing,
-            } => format!(
-                "move {}{} {} {}",
-                u(unit),
-                if *alone { " alone" } else { "" },
-                hex_text(b, *to),
-                facing
-            ),
+                via,
+            } => {
+                let mut t = format!(
+                    "move {}{} {} {}",
+                    u(unit),
+                    if *alone { " alone" } else { "" },
+                    hex_text(b, *to),
+                    facing
+                );
+                if !via.is_empty() {
+                    t.push_str(" via");
+                    for h in via {
+                        t.push(' ');
+                        t.push_str(&hex_text(b, *h));
+                    }
+                }
+                t
+            }
             Action::MoveLeader { leader, to } => {
                 format!("move {} {}", l(leader), hex_text(b, *to))
             }
@@ -285,15 +301,26 @@ impl Action {
             "move" => {
                 let alone = args.get(1) == Some(&"alone");
                 let k = if alone { 2 } else { 1 };
-                no_more(
-                    k + 2,
-                    Action::Move {
-                        unit: unit(args.first())?,
-                        alone,
-                        to: hex(args.get(k))?,
-                        facing: facing(args.get(k + 1))?,
-                    },
-                )
+                let (head, via) = match args.iter().position(|w| *w == "via") {
+                    Some(i) => (&args[..i], &args[i + 1..]),
+                    None => (args, &args[args.len()..]),
+                };
+                if head.len() > k + 2 {
+                    return Err(format!(
+                        "`move UNIT [alone] HEX FACING [via HEX...]`; unexpected `{}`",
+                        head[k + 2..].join(" ")
+                    ));
+                }
+                if args.contains(&"via") && via.is_empty() {
+                    return Err("`via` needs the hexes of the path".into());
+                }
+                Ok(Action::Move {
+                    unit: unit(head.first())?,
+                    alone,
+                    to: hex(head.get(k))?,
+                    facing: facing(head.get(k + 1))?,
+                    via: via.iter().map(|w| hex(Some(w))).collect::<Result<Vec<_>, _>>()?,
+                })
             }
             "end-movement" => no_more(0, Action::EndMovement),
             "withdraw" => no_more(

@@ -10,6 +10,22 @@ use crate::morale::CheckKind;
 use crate::scenario::{Chit, CombatResult, UnitId};
 use crate::state::{Fury, MeleeStage, MeleeState, State, Task};
 
+/// 16.2 Melee Odds Modifiers: the attacker's strength against the defender's, as a ratio
+/// rounded in the defender's favour: +1 to the attacker at 2-1, +2 at 3-1, +3 at 4-1 or more;
+/// +1 to the defender at 1-2 or less. Returns (attacker's, defender's) modifier.
+pub fn odds_modifiers(attack: u32, defence: u32) -> (i32, i32) {
+    let (a, d) = (attack.max(1), defence.max(1));
+    let attacker = match a / d {
+        0 | 1 => 0,
+        2 => 1,
+        3 => 2,
+        _ => 3,
+    };
+    // 1 to 2 or less: the defender has at least twice the attacker's strength.
+    let defender = i32::from(d >= 2 * a);
+    (attacker, defender)
+}
+
 /// The modifiers and column of one side's roll.
 struct SideRoll {
     strength: u32,
@@ -395,25 +411,17 @@ impl State {
         let mut att = self.side_roll(attackers, true, defenders, target);
         let mut def = self.side_roll(defenders, false, attackers, target);
         if self.options.melee_odds {
-            // 16.2: the ratio rounded in the defender's favour.
-            let (a, d) = (att.strength.max(1), def.strength.max(1));
-            let ratio = a / d;
-            let m = match ratio {
-                0 | 1 => 0,
-                2 => 1,
-                3 => 2,
-                _ => 3,
-            };
-            if m > 0 {
+            let (a, d) = odds_modifiers(att.strength, def.strength);
+            if a > 0 {
                 att.mods.push(Modifier {
-                    reason: format!("odds {ratio}-1 (16.2)"),
-                    value: m,
+                    reason: "melee odds (16.2)".into(),
+                    value: a,
                 });
             }
-            if d >= 2 * a {
+            if d > 0 {
                 def.mods.push(Modifier {
-                    reason: "odds 1-2 or worse (16.2)".into(),
-                    value: 1,
+                    reason: "melee odds of 1-2 or worse (16.2)".into(),
+                    value: d,
                 });
             }
         }

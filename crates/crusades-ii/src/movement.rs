@@ -56,6 +56,8 @@ struct Limits {
     moving: Vec<UnitId>,
     /// Extra cost of each entry hex (12.1).
     entry: Vec<(Hex, HalfPoints)>,
+    /// An explicit path to follow (every hex entered, the destination last), or empty.
+    route: Vec<Hex>,
 }
 
 impl State {
@@ -212,6 +214,7 @@ impl State {
             one_hex: matches!(chit, Some(Chit::Stand)) || exhausted,
             moving: group.to_vec(),
             entry,
+            route: Vec::new(),
         })
     }
 
@@ -283,7 +286,7 @@ impl State {
         };
         if lim.start == OFF_MAP {
             for (k, &(e, extra)) in lim.entry.iter().enumerate() {
-                if !enters(OFF_MAP, e) {
+                if !enters(OFF_MAP, e) || lim.route.first().is_some_and(|&r| r != e) {
                     continue;
                 }
                 // Entering along a road (12.1 example: 2828 costs 1/2).
@@ -366,9 +369,21 @@ impl State {
                 } else {
                     &Direction::ALL
                 };
+                // On an explicit path only the next hex of the path may be entered.
+                let next_on_route = if lim.route.is_empty() {
+                    None
+                } else if !moved_off {
+                    lim.route.first().copied()
+                } else {
+                    let at = lim.route.iter().position(|&r| r == h);
+                    Some(
+                        at.and_then(|i| lim.route.get(i + 1).copied())
+                            .unwrap_or(OFF_MAP),
+                    )
+                };
                 for &d in dirs {
                     let to = h.neighbour(d);
-                    if !enters(h, to) {
+                    if next_on_route.is_some_and(|n| n != to) || !enters(h, to) {
                         continue;
                     }
                     if let (Some(step), Some(t)) =
@@ -433,13 +448,26 @@ impl State {
 
     /// [`State::destinations`] in a given situation.
     pub fn destinations_in(&self, u: UnitId, alone: bool, sit: &Situation) -> Vec<Destination> {
+        self.route_destinations(u, alone, &[], sit)
+    }
+
+    /// The legal destinations of a move along an explicit path: `route` lists every hex
+    /// entered, the destination last (empty: any path).
+    pub fn route_destinations(
+        &self,
+        u: UnitId,
+        alone: bool,
+        route: &[Hex],
+        sit: &Situation,
+    ) -> Vec<Destination> {
         let group = self.moving_group(u, alone);
         if group.iter().any(|&g| self.unit(g).moved) {
             return Vec::new();
         }
-        let Some(lim) = self.limits(&group, sit) else {
+        let Some(mut lim) = self.limits(&group, sit) else {
             return Vec::new();
         };
+        lim.route = route.to_vec();
         let all = self.reach(&lim, sit);
         self.end_limits(u, &lim, all, sit)
     }

@@ -161,6 +161,7 @@ impl State {
                         alone: false,
                         to: d.hex,
                         facing: d.facing,
+                        via: Vec::new(),
                     });
                 }
                 group_moves.push((u, dests));
@@ -172,6 +173,7 @@ impl State {
                         alone: true,
                         to: d.hex,
                         facing: d.facing,
+                        via: Vec::new(),
                     });
                 }
             }
@@ -258,11 +260,16 @@ impl State {
                 alone,
                 to,
                 facing,
+                via,
             },
             true,
             Phase::Movement,
         ) = (action, self.tasks.is_empty(), self.phase)
         {
+            let mut route = via.clone();
+            if !route.is_empty() {
+                route.push(*to);
+            }
             // Only this unit's moves need searching.
             let on_map = self.hex(*unit).is_some();
             let mate = if on_map {
@@ -274,7 +281,7 @@ impl State {
             return self.side(*unit) == seat
                 && (*alone && mate.is_some() || !*alone && top)
                 && self
-                    .destinations(*unit, *alone)
+                    .route_destinations(*unit, *alone, &route, &self.situation())
                     .iter()
                     .any(|d| d.hex == *to && d.facing == *facing);
         }
@@ -360,7 +367,8 @@ impl State {
                 alone,
                 to,
                 facing,
-            } => self.move_unit(unit, alone, to, facing, log),
+                via,
+            } => self.move_unit(unit, alone, to, facing, &via, log),
             Action::MoveLeader { leader, to } => {
                 self.leaders[leader as usize].loc = Loc::Map(to);
                 self.leaders[leader as usize].moved = true;
@@ -481,9 +489,21 @@ impl State {
         }
     }
 
-    fn move_unit(&mut self, unit: UnitId, alone: bool, to: Hex, facing: Vertex, log: &mut Log) {
+    fn move_unit(
+        &mut self,
+        unit: UnitId,
+        alone: bool,
+        to: Hex,
+        facing: Vertex,
+        via: &[Hex],
+        log: &mut Log,
+    ) {
+        let mut route = via.to_vec();
+        if !route.is_empty() {
+            route.push(to);
+        }
         let dest = self
-            .destinations(unit, alone)
+            .route_destinations(unit, alone, &route, &self.situation())
             .into_iter()
             .find(|d| d.hex == to && d.facing == facing);
         let group = self.moving_group(unit, alone);
