@@ -434,7 +434,7 @@ pub struct UnitRow {
     /// The name of a unit it begins the game stacked with (7.1), written on the upper unit.
     #[serde(default)]
     pub stacked_over: Option<String>,
-    /// Ready-made deployment: `"HEX FACING"` (e.g. `"1110 N"`... facing is a vertex name).
+    /// Ready-made deployment: `"HEX FACING"`, the facing a vertex name (e.g. `"1110 NNE"`).
     #[serde(default)]
     pub deploy: Option<String>,
 }
@@ -514,8 +514,7 @@ pub struct TurnRow {
 pub struct SetupRule {
     /// The seat.
     pub side: String,
-    /// Set-up codes this rule covers; empty means every unit of the side not covered by
-    /// another rule.
+    /// Set-up codes this rule covers (units of the side with one of these codes).
     #[serde(default)]
     pub codes: Vec<String>,
     /// Units named explicitly (`Mat a`), instead of codes.

@@ -1644,8 +1644,19 @@ fn check_map(
     }
     let side_of = |text: &str, errors: &mut DataErrors| -> Option<Hexside> {
         let (a, b) = text.split_once('/')?;
-        let a = layout.to_hex(a.trim().parse::<HexId>().ok()?);
-        let b = layout.to_hex(b.trim().parse::<HexId>().ok()?);
+        let (Ok(a), Ok(b)) = (a.trim().parse::<HexId>(), b.trim().parse::<HexId>()) else {
+            errors.push(
+                file,
+                None,
+                format!("hexside `{text}`: not two hex ids like 1203/1204"),
+            );
+            return None;
+        };
+        let (a, b) = (layout.to_hex(a), layout.to_hex(b));
+        if !grid.contains(a) || !grid.contains(b) {
+            errors.push(file, None, format!("hexside `{text}` is not on the map"));
+            return None;
+        }
         let side = Hexside::between(a, b);
         if side.is_none() {
             errors.push(

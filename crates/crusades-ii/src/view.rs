@@ -69,7 +69,8 @@ pub struct LeaderView {
     pub bonus: i32,
     /// His command chit: shown to his own side only.
     pub chit: Option<String>,
-    /// Whether he has a chit the viewer may not see.
+    /// Whether his chit (or his lack of one) is hidden from the viewer: always so for the
+    /// other side's leaders, so that not even the progress of secret orders shows.
     pub chit_hidden: bool,
 }
 
@@ -185,7 +186,7 @@ impl State {
                     span,
                     bonus,
                     chit: st.chit.filter(|_| visible).map(|c| c.name().to_string()),
-                    chit_hidden: st.chit.is_some() && !visible,
+                    chit_hidden: !visible,
                 }
             })
             .collect();
