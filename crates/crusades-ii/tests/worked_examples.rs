@@ -9,6 +9,28 @@ use crusades_ii::melee::odds_modifiers;
 use crusades_ii::state::Phase;
 use engine::Seat;
 
+/// Finds the two melee dice (attacker's, defender's) that make `action` give events
+/// satisfying `wanted` on our tables, with the other dice as `dice(a, d)` lays them out.
+fn find_dice(
+    state: &crusades_ii::State,
+    seat_name: &str,
+    action: &str,
+    dice: impl Fn(u8, u8) -> Vec<u8>,
+    wanted: impl Fn(&[String]) -> bool,
+) -> Option<(crusades_ii::State, Vec<String>)> {
+    for a in 1..=10u8 {
+        for d in 1..=10u8 {
+            let mut s = state.clone();
+            if let Ok(ev) = try_act(&mut s, seat_name, action, &dice(a, d)) {
+                if wanted(&ev) {
+                    return Some((s, ev));
+                }
+            }
+        }
+    }
+    None
+}
+
 /// Chits for every Hab leader, as position files after the Order Phase need them.
 const HAB_CHITS: &str = r#"
 [[leader]]
@@ -216,26 +238,16 @@ facing = "SSW"
     let start_state = position("hab", &text);
     // Find the dice that give the printed results on our tables: the Crusader rolls "M",
     // the Turk "-"; then the Turk fails morale with a 10.
-    let mut first = None;
-    'search: for a in 1..=10u8 {
-        for d in 1..=10u8 {
-            let mut s = start_state.clone();
-            if let Ok(ev) = try_act(
-                &mut s,
-                "crusader",
-                "melee 1019 Baldwin-c",
-                &[1, 1, a, d, 10],
-            ) {
-                if ev
-                    .iter()
-                    .any(|e| e.contains("rolls M; defender") && e.ends_with("rolls -"))
-                {
-                    first = Some((s, ev));
-                    break 'search;
-                }
-            }
-        }
-    }
+    let first = find_dice(
+        &start_state,
+        "crusader",
+        "melee 1019 Baldwin-c",
+        |a, d| vec![1, 1, a, d, 10],
+        |ev| {
+            ev.iter()
+                .any(|e| e.contains("rolls M; defender") && e.ends_with("rolls -"))
+        },
+    );
     let (mut s, events) = first.expect("dice giving the printed first melee exist");
     assert!(
         events
@@ -276,27 +288,17 @@ facing = "SSW"
     act(&mut s, "crusader", "pursue Baldwin-c 1018 NNE", &[]);
     // A Turkish unit is now in its frontal ZOC: the second melee.
     assert!(legal(&s, "crusader").contains(&"melee 1017 Baldwin-c".to_string()));
-    let mut second = None;
-    'search2: for a in 1..=10u8 {
-        for d in 1..=10u8 {
-            let mut t = s.clone();
-            // Morale of both, both rolls, then the Turk's check (fails) and the Crusader's (passes).
-            if let Ok(ev) = try_act(
-                &mut t,
-                "crusader",
-                "melee 1017 Baldwin-c",
-                &[1, 1, a, d, 10, 1],
-            ) {
-                if ev
-                    .iter()
-                    .any(|e| e.contains("rolls 1; defender") && e.ends_with("rolls M"))
-                {
-                    second = Some((t, ev));
-                    break 'search2;
-                }
-            }
-        }
-    }
+    // Morale of both, both rolls, then the Turk's check (fails) and the Crusader's (passes).
+    let second = find_dice(
+        &s,
+        "crusader",
+        "melee 1017 Baldwin-c",
+        |a, d| vec![1, 1, a, d, 10, 1],
+        |ev| {
+            ev.iter()
+                .any(|e| e.contains("rolls 1; defender") && e.ends_with("rolls M"))
+        },
+    );
     let (mut s, events) = second.expect("dice giving the printed second melee exist");
     assert!(
         events.iter().any(|e| e == "Toktagin b loses a step"),

@@ -53,7 +53,7 @@ fn an_accepted_unlisted_action_fails() {
         .unwrap_err();
     assert!(
         e.message
-            .contains("was accepted but is not among the legal actions"),
+            .contains("was accepted but is not among the"),
         "{e}"
     );
 }
