@@ -1,6 +1,6 @@
 //! `crusades`: the command line of the project (DESIGN.md, "Command line"). It starts,
-//! plays, inspects, renders and replays games of every registered game through the
-//! `registry`, never naming a particular game.
+//! plays, inspects, renders, replays and simulates games of every registered game through
+//! the `registry`, never naming a particular game.
 //!
 //! Every file it writes is written atomically (a temporary file renamed over the target), and
 //! on any error a save file is left byte-for-byte unchanged. Exit status: 0 on success, 2 for
@@ -30,6 +30,8 @@ mod commands;
 mod error;
 mod output;
 mod play;
+mod plot;
+mod simulate;
 mod text;
 
 use std::path::PathBuf;
@@ -39,7 +41,8 @@ use clap::{Parser, Subcommand};
 
 use crate::error::CliError;
 
-/// Digital engine for Crusades-era board wargames: start, play, inspect, render and replay games.
+/// Digital engine for Crusades-era board wargames: start, play, inspect, render, replay and
+/// simulate games.
 #[derive(Parser, Debug)]
 #[command(name = "crusades", version)]
 pub struct Cli {
@@ -182,10 +185,14 @@ enum Command {
     Play {
         /// The scenario, as GAME/SCENARIO (crusades-ii/hattin).
         scenario: String,
-        /// A seat played at this keyboard (repeat for several; every seat when not given).
-        /// Other seats are played by a random player.
+        /// A seat played at this keyboard (repeat for several; when not given, every seat
+        /// without --ai). Other seats are played by an AI player, random unless --ai says.
         #[arg(long = "seat", value_name = "SEAT")]
         seats: Vec<String>,
+        /// An AI player for a seat: SEAT=PLAYER, PLAYER being random, heuristic,
+        /// mcts:ITERATIONS or mcts:SECONDSs (repeat for several).
+        #[arg(long = "ai", value_name = "SEAT=PLAYER")]
+        ai: Vec<String>,
         /// The seed of the dice (random when not given).
         #[arg(long)]
         seed: Option<u64>,
@@ -198,6 +205,36 @@ enum Command {
         /// Overwrite the save file if it exists.
         #[arg(long)]
         force: bool,
+    },
+    /// Play many games between AI players and summarise who won, how and how long games took.
+    Simulate {
+        /// The scenario, as GAME/SCENARIO (crusades-ii/hab).
+        scenario: String,
+        /// How many games to play.
+        #[arg(long)]
+        games: u64,
+        /// A seat's player: SEAT=PLAYER, PLAYER being random, heuristic, mcts:ITERATIONS or
+        /// mcts:SECONDSs (repeat for several; other seats play random).
+        #[arg(long = "ai", value_name = "SEAT=PLAYER")]
+        ai: Vec<String>,
+        /// An optional or advanced rule to use (repeat for several).
+        #[arg(long = "option", value_name = "NAME")]
+        options: Vec<String>,
+        /// Threads to play on (the machine's cores when not given); results do not depend on it.
+        #[arg(long)]
+        threads: Option<usize>,
+        /// The seed every game's seeds derive from (random when not given; printed either way).
+        #[arg(long)]
+        seed: Option<u64>,
+        /// Stop a game still going after this many actions and count it unfinished.
+        #[arg(long, value_name = "N", default_value_t = registry::Batch::MAX_ACTIONS)]
+        max_actions: u64,
+        /// Print JSON (docs/json.md).
+        #[arg(long)]
+        json: bool,
+        /// Draw the outcomes and the game lengths as SVG to this file.
+        #[arg(long, value_name = "OUT")]
+        plot: Option<PathBuf>,
     },
 }
 
@@ -257,6 +294,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
         Command::Play {
             scenario,
             seats,
+            ai,
             seed,
             options,
             save,
@@ -266,10 +304,35 @@ fn run(cli: Cli) -> Result<(), CliError> {
             play::PlayArgs {
                 scenario,
                 seats,
+                ai,
                 seed,
                 options,
                 save,
                 force,
+            },
+        ),
+        Command::Simulate {
+            scenario,
+            games,
+            ai,
+            options,
+            threads,
+            seed,
+            max_actions,
+            json,
+            plot,
+        } => simulate::simulate(
+            &ctx,
+            simulate::SimulateArgs {
+                scenario,
+                games,
+                ai,
+                options,
+                threads,
+                seed,
+                max_actions,
+                json,
+                plot,
             },
         ),
     }

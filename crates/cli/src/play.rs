@@ -7,11 +7,16 @@
 //! information and more than one seat at the keyboard, every change of the seat being asked
 //! goes through a "hand over to SEAT, press Enter" screen that clears the terminal, so that
 //! one seat's secrets (simultaneous orders above all) are off the screen before the next
-//! seat sits down. Seats not played at the keyboard are played by a random player.
+//! seat sits down.
+//!
+//! Seats not played at the keyboard are played by AI players (`--ai SEAT=PLAYER`, random
+//! for a seat not named). When an AI seat and a human seat must decide at once, the AI
+//! decides first, so that it cannot have seen the human's secret orders whatever the game.
 
 use std::io::{self, BufRead};
 use std::path::PathBuf;
 
+use ai::PlayerSpec;
 use engine::{Pending, Seat, Viewer};
 use registry::AnyGame;
 
@@ -30,8 +35,10 @@ const PROMPT_ACTIONS: usize = 40;
 pub struct PlayArgs {
     /// The full scenario id.
     pub scenario: String,
-    /// The seats played at the keyboard (every seat when empty).
+    /// The seats played at the keyboard (when empty, every seat without an AI player).
     pub seats: Vec<String>,
+    /// `SEAT=PLAYER` arguments: the AI players of seats not at the keyboard.
+    pub ai: Vec<String>,
     /// The seed of the dice, if given.
     pub seed: Option<u64>,
     /// Options in use.
@@ -46,6 +53,8 @@ pub struct PlayArgs {
 struct Table {
     game: Box<dyn AnyGame>,
     humans: Vec<Seat>,
+    /// Per seat, its AI player (`None` for a seat at the keyboard).
+    players: Vec<Option<PlayerSpec>>,
     save: Option<PathBuf>,
     /// Per seat, how many of its visible events it has been shown.
     seen: Vec<usize>,
@@ -53,8 +62,10 @@ struct Table {
     spectator_seen: usize,
     /// The seat asked last, to know when to hand over.
     last_asked: Option<Seat>,
-    /// The random player's generator (xorshift64*).
+    /// The generator of the AI players' seeds (xorshift64*).
     rng: u64,
+    /// Per seat, the actions its AI player has taken since this was last reported.
+    ai_played: Vec<usize>,
 }
 
 /// What a line of input led to.
@@ -87,9 +98,22 @@ pub fn play(ctx: &Context, args: PlayArgs) -> Result<(), CliError> {
         None,
         &data,
     )?;
-    let humans = if args.seats.is_empty() {
-        (0..game.seat_names().len())
+    let seats = game.seat_names().len();
+    let mut ai: Vec<Option<PlayerSpec>> = vec![None; seats];
+    for (name, spec) in crate::simulate::seat_players(&args.ai)? {
+        let seat = commands::seat(game.as_ref(), &name)?;
+        registry::check_player(game.as_ref(), &spec)?;
+        if ai[seat.index()].replace(spec).is_some() {
+            return Err(CliError::bad(format!(
+                "seat {} is given two players: give each seat at most one",
+                game.seat_name(seat)
+            )));
+        }
+    }
+    let humans: Vec<Seat> = if args.seats.is_empty() {
+        (0..seats)
             .map(|i| Seat(i as u8))
+            .filter(|s| ai[s.index()].is_none())
             .collect()
     } else {
         args.seats
@@ -97,15 +121,28 @@ pub fn play(ctx: &Context, args: PlayArgs) -> Result<(), CliError> {
             .map(|n| commands::seat(game.as_ref(), n))
             .collect::<Result<Vec<_>, _>>()?
     };
-    let seats = game.seat_names().len();
+    if let Some(both) = humans.iter().find(|s| ai[s.index()].is_some()) {
+        return Err(CliError::bad(format!(
+            "{} is given both --seat and --ai: a seat is played at the keyboard or by an AI",
+            game.seat_name(*both)
+        )));
+    }
+    let players = (0..seats)
+        .map(|i| {
+            let seat = Seat(i as u8);
+            (!humans.contains(&seat)).then(|| ai[i].unwrap_or(PlayerSpec::Random))
+        })
+        .collect();
     let mut table = Table {
         game,
         humans,
+        players,
         save: args.save,
         seen: vec![0; seats],
         spectator_seen: 0,
         last_asked: None,
         rng: seed ^ 0x2545_F491_4F6C_DD1D | 1,
+        ai_played: vec![0; seats],
     };
     say!(
         "{}: {} (seed {seed}). Type `help` at any prompt.",
@@ -123,6 +160,7 @@ impl Table {
             let seats = match self.game.pending() {
                 Pending::Over => {
                     self.autosave()?;
+                    self.report_ai();
                     self.show_last_events();
                     say!("{}", text::pending_line(self.game.as_ref()));
                     return Ok(());
@@ -134,15 +172,14 @@ impl Table {
                 }
                 Pending::Seats(seats) => seats,
             };
-            let seat = seats
-                .iter()
-                .copied()
-                .find(|s| self.humans.contains(s))
-                .unwrap_or(seats[0]);
-            if !self.humans.contains(&seat) {
-                self.random_move(seat)?;
+            // AI seats first: an AI never decides after a human's secret orders at the same
+            // time.
+            if let Some(seat) = seats.iter().copied().find(|s| !self.humans.contains(s)) {
+                self.ai_move(seat)?;
                 continue;
             }
+            let seat = seats[0];
+            self.report_ai();
             if self.needs_handover(seat) {
                 say_part!("{CLEAR}");
                 say!(
@@ -300,22 +337,29 @@ impl Table {
         }
     }
 
-    /// A random player's move for `seat`; only public events are shown.
-    fn random_move(&mut self, seat: Seat) -> Result<(), CliError> {
-        let actions = self.game.legal_actions(seat);
-        if actions.is_empty() {
-            return Err(CliError::other(format!(
-                "{} must decide but has no legal action (a bug in the game)",
-                self.game.seat_name(seat)
-            )));
-        }
-        let pick = (self.next_random() % actions.len() as u64) as usize;
-        self.game
-            .act(seat, &actions[pick], &[])
-            .map_err(|e| CliError::other(format!("the random player's action was refused: {e}")))?;
+    /// The AI player's move for `seat`; its action and events are not shown (they may be
+    /// secret): the humans see its public events at their next prompt.
+    fn ai_move(&mut self, seat: Seat) -> Result<(), CliError> {
+        let spec = self.players[seat.index()].unwrap_or(PlayerSpec::Random);
+        let seed = self.next_random();
+        registry::ai_move(self.game.as_mut(), seat, &spec, seed)?;
         self.autosave()?;
-        say!("({} has played.)", self.game.seat_name(seat));
+        self.ai_played[seat.index()] += 1;
         Ok(())
+    }
+
+    /// Says which AI seats have played since the last report: `(East has played.)`, or
+    /// `(East has played 12 actions.)`.
+    fn report_ai(&mut self) {
+        for (i, n) in self.ai_played.iter_mut().enumerate() {
+            let name = self.game.seat_name(Seat(i as u8));
+            match *n {
+                0 => {}
+                1 => say!("({name} has played.)"),
+                n => say!("({name} has played {n} actions.)"),
+            }
+            *n = 0;
+        }
     }
 
     /// At the end: the events the seat asked last (a spectator if none was) has not seen.

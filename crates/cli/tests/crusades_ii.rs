@@ -242,3 +242,46 @@ fn hattin_plays_at_the_keyboard() {
     assert_eq!(v["matches"], true);
     assert!(v["actions"].as_u64().unwrap() >= 1, "{v}");
 }
+
+#[test]
+fn hab_simulates_between_random_players() {
+    let dir = Dir::new();
+    let args = [
+        "simulate",
+        "crusades-ii/hab",
+        "--games",
+        "2",
+        "--ai",
+        "crusader=random",
+        "--ai",
+        "turk=random",
+        "--seed",
+        "1",
+    ];
+    let v = {
+        let mut a = args.to_vec();
+        a.push("--json");
+        dir.run(&a).json()
+    };
+    assert_eq!(v["games"], 2);
+    assert_eq!(v["scenario"], "crusades-ii/hab");
+    let seats: Vec<&str> = v["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["seat"].as_str().unwrap())
+        .collect();
+    assert_eq!(seats, ["crusader", "turk"]);
+    let ended: u64 = v["seats"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["wins"]["count"].as_u64().unwrap())
+        .sum::<u64>()
+        + v["draws"]["count"].as_u64().unwrap();
+    assert_eq!(ended, 2, "both games end: {v}");
+    assert!(v["length"]["min"].as_u64().unwrap() > 50, "{v}");
+    let out = dir.run(&args).ok();
+    assert!(out.contains("crusader wins"), "{out}");
+    assert!(out.contains("Game length (actions)"), "{out}");
+}

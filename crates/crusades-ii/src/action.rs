@@ -7,6 +7,7 @@ use hexgrid::{Hex, HexId, Vertex};
 use serde::{Deserialize, Serialize};
 
 use crate::scenario::{Battle, Chit, LeaderId, UnitId};
+use crate::state::ActionKind;
 
 /// A decision.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
@@ -141,6 +142,51 @@ pub enum Action {
     },
     /// `end-combat`.
     EndCombat,
+    /// `split LEADER`: announce that a leader on Attack splits his command: his cavalry
+    /// attack, his infantry act as if on Stand (16.3). Order Phase.
+    Split {
+        /// The leader.
+        leader: LeaderId,
+    },
+    /// `rejoin LEADER`: announce that the rest of a split command now has the Attack command
+    /// as well (16.3). Order Phase.
+    Rejoin {
+        /// The leader.
+        leader: LeaderId,
+    },
+    /// `draw SEAT` or `draw turn-ends`: with manual dice, the chit the drawing seat took from
+    /// the cup at the table (16.1 II, 16.13). With seeded dice the program draws.
+    Draw {
+        /// The seat whose action chit was drawn; `None` for the Turn Ends chit.
+        seat: Option<engine::Seat>,
+    },
+    /// `pass`: use the action chit drawn for nothing (16.11 Pass Option).
+    Pass,
+    /// `activate LEADER move` or `activate LEADER combat`: the leader's command moves, or
+    /// fires and melees, with the action chit drawn (16.11).
+    Activate {
+        /// The leader.
+        leader: LeaderId,
+        /// Move or combat.
+        action: ActionKind,
+    },
+    /// `concede`: the opponent's victory roll stands (16.5).
+    Concede,
+    /// `check-morale`: instead of conceding, every unit of the seat on the map checks morale
+    /// (16.5).
+    CheckMorale,
+    /// `retreat-command LEADER`: instead of conceding, the leader's command becomes Retreat and
+    /// all his units rout (16.5).
+    RetreatCommand {
+        /// The leader.
+        leader: LeaderId,
+    },
+    /// `lose-step UNIT`: a routed unit takes a step loss instead of retreating three hexes
+    /// (16.5).
+    LoseStep {
+        /// The unit.
+        unit: UnitId,
+    },
 }
 
 fn hex_text(b: &Battle, h: Hex) -> String {
@@ -210,6 +256,20 @@ impl Action {
             Action::Halt => "halt".into(),
             Action::Face { unit, facing } => format!("face {} {}", u(unit), facing),
             Action::EndCombat => "end-combat".into(),
+            Action::Split { leader } => format!("split {}", l(leader)),
+            Action::Rejoin { leader } => format!("rejoin {}", l(leader)),
+            Action::Draw { seat } => match seat {
+                Some(s) => format!("draw {}", b.seats[s.index()]),
+                None => "draw turn-ends".into(),
+            },
+            Action::Pass => "pass".into(),
+            Action::Activate { leader, action } => {
+                format!("activate {} {}", l(leader), action.name())
+            }
+            Action::Concede => "concede".into(),
+            Action::CheckMorale => "check-morale".into(),
+            Action::RetreatCommand { leader } => format!("retreat-command {}", l(leader)),
+            Action::LoseStep { unit } => format!("lose-step {}", u(unit)),
         }
     }
 
@@ -377,8 +437,53 @@ impl Action {
                 },
             ),
             "end-combat" => no_more(0, Action::EndCombat),
+            "split" => no_more(1, Action::Split { leader: leader(args.first())? }),
+            "rejoin" => no_more(1, Action::Rejoin { leader: leader(args.first())? }),
+            "draw" => {
+                let w = args.first().ok_or_else(|| {
+                    format!("`draw` names the chit drawn: {} or turn-ends", b.seats.join(", "))
+                })?;
+                let seat = if *w == "turn-ends" {
+                    None
+                } else {
+                    Some(b.seat(w).ok_or_else(|| {
+                        format!(
+                            "`{w}` is not a chit in the cup; valid: {}, turn-ends",
+                            b.seats.join(", ")
+                        )
+                    })?)
+                };
+                no_more(1, Action::Draw { seat })
+            }
+            "pass" => no_more(0, Action::Pass),
+            "activate" => {
+                let action = match args.get(1).copied() {
+                    Some("move") => ActionKind::Move,
+                    Some("combat") => ActionKind::Combat,
+                    Some(other) => {
+                        return Err(format!("`{other}` is not an action; valid: move, combat"))
+                    }
+                    None => return Err("`activate LEADER move|combat`: the action is missing".into()),
+                };
+                no_more(
+                    2,
+                    Action::Activate {
+                        leader: leader(args.first())?,
+                        action,
+                    },
+                )
+            }
+            "concede" => no_more(0, Action::Concede),
+            "check-morale" => no_more(0, Action::CheckMorale),
+            "retreat-command" => no_more(
+                1,
+                Action::RetreatCommand {
+                    leader: leader(args.first())?,
+                },
+            ),
+            "lose-step" => no_more(1, Action::LoseStep { unit: unit(args.first())? }),
             other => Err(format!(
-                "unknown action `{other}`; valid: place, deploy-historical, chit, change, charge, orders-done, move, end-movement, withdraw, stand-fast, end-withdrawal, fire, end-fire, melee, end-melee, retreat, advance, pursue, halt, face, end-combat"
+                "unknown action `{other}`; valid: place, deploy-historical, chit, change, charge, split, rejoin, orders-done, move, end-movement, draw, pass, activate, withdraw, stand-fast, end-withdrawal, fire, end-fire, melee, end-melee, retreat, advance, pursue, halt, face, end-combat, concede, check-morale, retreat-command, lose-step"
             )),
         }
     }

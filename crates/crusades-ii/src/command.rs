@@ -14,7 +14,7 @@ impl State {
     /// Hexes within `span` of `leader`'s hex along a path free of enemy combat units and of
     /// enemy ZOCs not occupied by a friendly combat unit (5.31, 6.24). Counting excludes the
     /// leader's hex and includes the unit's.
-    fn span_area(&self, side: Seat, from: Hex, span: u32) -> Vec<Hex> {
+    pub fn span_area(&self, side: Seat, from: Hex, span: u32) -> Vec<Hex> {
         let enemy = self.battle.enemy(side);
         let ez = self.zoc_of(enemy);
         let grid = &self.battle.map.grid;
@@ -109,9 +109,18 @@ impl State {
     /// 3.0 II A, 5.3: at the start of a Movement Phase, mark the active side's units out of
     /// command. 5.33: charging heavy cavalry out of command and not in an enemy ZOC flips.
     pub fn check_command(&mut self, log: &mut Log) {
+        self.check_command_where(log, |_, _| true);
+    }
+
+    /// [`State::check_command`] for the active side's units that `which` selects: with action
+    /// chits, those about to act (16.11).
+    pub fn check_command_where(&mut self, log: &mut Log, which: impl Fn(&State, UnitId) -> bool) {
         let side = self.active;
         let status = self.command_status(side);
         for (u, ok) in status {
+            if !which(self, u) {
+                continue;
+            }
             let was = self.unit(u).out_of_command;
             self.unit_mut(u).out_of_command = !ok;
             if !ok && !was {
@@ -157,7 +166,7 @@ impl State {
     /// Chits a leader may hold now: at night Reserve or Muster only (12.21); a reinforcement
     /// leader enters with Advance or Reserve (12.1); Muster only after two of his units are
     /// routed or destroyed (5.16).
-    fn allowed_chits(&self, l: LeaderId) -> Vec<Chit> {
+    pub fn allowed_chits(&self, l: LeaderId) -> Vec<Chit> {
         let muster_ok = self.muster_allowed(l);
         let waiting = self.leaders[l as usize].loc == Loc::Waiting;
         Chit::ALL
@@ -248,6 +257,15 @@ impl State {
                 } else if self.ratings(l).0.is_some() {
                     out.push(Action::Change { leader: l, chit: c });
                 }
+            }
+        }
+        // 16.3: split commands are announced at the beginning of a turn.
+        for l in self.chit_leaders(seat) {
+            if self.may_split(l) {
+                out.push(Action::Split { leader: l });
+            }
+            if self.may_rejoin(l) {
+                out.push(Action::Rejoin { leader: l });
             }
         }
         // 5.6: heavy cavalry under an Attack command may try to charge.
@@ -380,6 +398,29 @@ impl State {
                     }
                 }
             }
+            Action::Split { leader } => {
+                self.leaders[leader as usize].split = true;
+                let name = self.leader_name(leader).to_string();
+                // 16.3: "The choice of this option must be announced": public.
+                log.push_with(|| {
+                    Event::public(
+                        "Crusades II 16.3",
+                        format!(
+                            "{name} splits his command: his cavalry attack, his infantry stand"
+                        ),
+                    )
+                });
+            }
+            Action::Rejoin { leader } => {
+                self.leaders[leader as usize].split = false;
+                let name = self.leader_name(leader).to_string();
+                log.push_with(|| {
+                    Event::public(
+                        "Crusades II 16.3",
+                        format!("{name}'s whole command now attacks"),
+                    )
+                });
+            }
             Action::OrdersDone => {
                 self.orders_done[seat.index()] = true;
                 log.push_with(|| {
@@ -423,8 +464,10 @@ impl State {
                 Rejection::new(format!("{} cannot change his command now", d.name))
             }
             Action::Charge { .. } => Rejection::new("only Crusader heavy cavalry under an Attack command, not charging, not routed and not in an enemy ZOC may try to charge (5.6)"),
+            Action::Split { .. } => Rejection::new("only a leader on the map with an Attack command and both infantry and cavalry on the map may split his command, with the split-commands option (16.3)"),
+            Action::Rejoin { .. } => Rejection::new("a split command rejoins when its leader, still on Attack, is within command span of all his infantry (16.3)"),
             Action::OrdersDone => Rejection::new("every leader commanding units needs a command chit first (5.0)"),
-            _ => Rejection::new("the Order Phase takes chit, change, charge and orders-done"),
+            _ => Rejection::new("the Order Phase takes chit, change, charge, split, rejoin and orders-done"),
         }
     }
 

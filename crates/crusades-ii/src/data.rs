@@ -489,7 +489,7 @@ pub struct ScenarioFile {
     #[serde(default)]
     pub at_end_level: Option<String>,
     /// Special rules of the scenario in force (`night_turns`, `holy_cross`, `charge_berserk`,
-    /// `entry_costs`, `withhold_reinforcements`, `mounted_bow_skirmishers`).
+    /// `entry_costs`, `withhold_reinforcements`, `mounted_bow_skirmishers`, `early_action_chits`).
     #[serde(default)]
     pub special: Vec<String>,
     /// Loss points of special counters (the Holy Cross: 30).

@@ -80,10 +80,29 @@ impl State {
         })
     }
 
-    /// The hexes a unit may fire at now.
+    /// Crusades II 16.11: whether a unit takes part in the combat activation under way: a unit of
+    /// the activated leader's command, or a skirmish or artillery unit of his side that has not yet
+    /// fought this turn. Any unit when no activation is under way.
+    pub fn combat_participant(&self, u: UnitId) -> bool {
+        self.activated(u) && !(self.free_agent(u) && self.unit(u).fought)
+    }
+
+    /// The hexes a unit may fire at now. With action chits (Crusades II 16.11, rules notes), a unit
+    /// of the activated command (or a free skirmish or artillery unit) fires offensively, and each
+    /// enemy unit may fire defensively once a turn, at hexes holding units that take part.
     pub fn fire_targets(&self, u: UnitId) -> Vec<Hex> {
         if !self.may_fire(u) {
             return Vec::new();
+        }
+        let act = self.activation();
+        let defending = act.is_some_and(|a| self.side(u) != a.side);
+        if let Some(a) = act {
+            if a.kind != crate::state::ActionKind::Combat
+                || (defending && self.unit(u).fired_defending)
+                || (!defending && !self.combat_participant(u))
+            {
+                return Vec::new();
+            }
         }
         let Some(from) = self.hex(u) else {
             return Vec::new();
@@ -93,6 +112,14 @@ impl State {
         for e in self.on_map(enemy) {
             let Some(h) = self.hex(e) else { continue };
             if out.contains(&h) || self.fire_closed.contains(&h) {
+                continue;
+            }
+            if defending
+                && !self
+                    .stack_at(h)
+                    .into_iter()
+                    .any(|t| self.combat_participant(t))
+            {
                 continue;
             }
             let d = from.distance(h);
@@ -127,6 +154,14 @@ impl State {
         self.unit_mut(u).fired = true;
         if self.phase == Phase::OffensiveFire {
             self.unit_mut(u).fired_at = Some(target);
+        }
+        if self.activation().is_some() {
+            // 16.11: note who has fought, and who has fired defensively, this turn.
+            if self.phase == Phase::OffensiveFire {
+                self.unit_mut(u).fought = true;
+            } else {
+                self.unit_mut(u).fired_defending = true;
+            }
         }
         let defenders = self.stack_at(target);
         let Some(&top) = defenders.first() else {

@@ -69,6 +69,48 @@ impl engine::Game for State {
     fn board(&self, viewer: Viewer) -> Board {
         self.board_picture(viewer)
     }
+
+    /// 5.0: the other side's command chits are its only secret (the cup's order lives in the
+    /// dice, which searches re-seed). Each of its leaders is given a chit drawn from those he
+    /// could hold now, one draw per leader whether or not he has placed one, so that the
+    /// draws reveal nothing.
+    fn determinize(&self, seat: Seat, rng: &mut dyn rand_core::RngCore) -> Self {
+        let mut s = self.clone();
+        let other = self.battle.enemy(seat);
+        for l in self.chit_leaders(other) {
+            let allowed = self.allowed_chits(l);
+            let draw = rng.next_u64();
+            if !allowed.is_empty() {
+                s.leaders[l as usize].chit = Some(allowed[(draw % allowed.len() as u64) as usize]);
+            }
+        }
+        s
+    }
+
+    /// How the losses stand (11.0), for searches cut short: even losses are 0.5; a margin of
+    /// about forty loss points, a good part of a victory table, is worth most of the way to
+    /// a win. A finished game is 1, 0.5 or 0.
+    fn evaluate(&self, seat: Seat) -> f64 {
+        if let Some(o) = &self.outcome {
+            return match o.winner {
+                Some(w) if w == seat => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+        }
+        let margin = self.losses(self.battle.enemy(seat)) as f64 - self.losses(seat) as f64;
+        0.5 + 0.5 * (margin / 40.0).tanh()
+    }
+
+    /// Losses per side (11.0) and the turn reached.
+    fn stats(&self) -> Vec<engine::Stat> {
+        let mut out: Vec<engine::Stat> = [Seat(0), Seat(1)]
+            .into_iter()
+            .map(|s| engine::Stat::seat("losses", s, self.losses(s) as f64))
+            .collect();
+        out.push(engine::Stat::game("turns", (self.turn + 1) as f64));
+        out
+    }
 }
 
 impl Startable for State {

@@ -14,11 +14,16 @@
 //! | 10.0 Morale | [`morale`] |
 //! | 11.0 Victory Conditions | [`victory`] |
 //! | 12.0-15.0 The Scenarios | [`setup`], data in `data/crusades-ii/` |
-//! | 16.0 Advanced Rules | [`options`] |
+//! | 16.0 Advanced Rules: names of the options | [`options`] |
+//! | 16.1, 16.11, 16.13 Advanced Sequence of Play, Action Chits, Turn Ends; 16.3 Split Commands; 16.5 Optional Victory | [`advanced`] |
+//! | 16.12 Off Map Leader Boxes | [`view`] |
+//! | 16.2, 16.4, 16.41, 16.6 melee modifiers, berserk combats | [`melee`] |
+//! | 16.41-16.43 berserk morale, exhaustion and its removal | [`morale`] (movement limits in [`movement`]) |
 //!
 //! Rule choices where the text is ambiguous are in `docs/crusades-ii/rules-notes.md`.
 
 pub mod action;
+pub mod advanced;
 pub mod command;
 pub mod data;
 pub mod fire;

@@ -39,6 +39,7 @@ impl State {
         let s = self.unit(u);
         if self.hex(u).is_none()
             || self.side(u) != self.active
+            || !self.activated(u)
             || s.routed
             || s.meleed
             || self.skirmisher(u)
@@ -128,6 +129,9 @@ impl State {
         for &a in &attackers {
             self.unit_mut(a).meleed = true;
             self.unit_mut(a).in_melee = true;
+            if self.activation().is_some() {
+                self.unit_mut(a).fought = true; // 16.11
+            }
         }
         if !self.attacked.contains(&target) {
             self.attacked.push(target);
@@ -139,7 +143,19 @@ impl State {
             .collect::<Vec<_>>()
             .join(", ");
         let at = self.id(target);
-        log.push_with(|| Event::public("Crusades II 9.32", format!("{names} attack {at}")));
+        log.push_with(|| {
+            Event::public(
+                "Crusades II 9.32",
+                format!(
+                    "{names} {} {at}",
+                    if attackers.len() > 1 {
+                        "attack"
+                    } else {
+                        "attacks"
+                    }
+                ),
+            )
+        });
         // Step 2: the attackers check morale; failures do not attack (and do not rout).
         let mut staying = Vec::new();
         for a in attackers {
@@ -166,6 +182,8 @@ impl State {
             stage: MeleeStage::Withdrawal,
             second,
             advanced: Vec::new(),
+            berserk_attackers: Vec::new(),
+            berserk_defenders: Vec::new(),
         });
         self.continue_melee(log);
     }
@@ -233,14 +251,126 @@ impl State {
                 }
                 MeleeStage::Pursuit => {
                     self.melees.pop();
+                    self.berserk_second_combats(&m);
                     if !m.second {
-                        for a in m.advanced {
-                            // 9.32 step 7: charging heavy cavalry; 16.41 berserk units too.
-                            if (self.heavy(a) && self.unit(a).charging)
-                                || self.unit(a).fury == Fury::Berserk
-                            {
-                                self.tasks.push(Task::Pursue { unit: a });
-                            }
+                        self.pursuits(&m, &attackers);
+                    }
+                }
+            }
+        }
+    }
+
+    /// 9.32 step 7: charging heavy cavalry that advanced may move 4 MP and attack again.
+    /// Crusades II 16.41: so may berserk units of the phasing player, "even if the defender's
+    /// hex is not vacated". A unit that has only just gone berserk in this combat fights its
+    /// 16.4 second combat instead (rules notes, 16.4).
+    fn pursuits(&mut self, m: &MeleeState, attackers: &[UnitId]) {
+        let fresh = |u: UnitId| m.berserk_attackers.contains(&u);
+        let mut chasing: Vec<UnitId> = Vec::new();
+        for &a in &m.advanced {
+            if fresh(a) {
+                continue;
+            }
+            if (self.heavy(a) && self.unit(a).charging) || self.unit(a).fury == Fury::Berserk {
+                chasing.push(a);
+            }
+        }
+        // Without berserk units in play the second movement goes only to units that advanced
+        // (rules notes, 16.4).
+        let unvacated = if self.berserk_effects() {
+            attackers
+        } else {
+            &[]
+        };
+        for &a in unvacated {
+            if fresh(a)
+                || chasing.contains(&a)
+                || self.side(a) != self.active
+                || self.hex(a).is_none()
+                || self.unit(a).fury != Fury::Berserk
+                || self.stack_mate(a).is_some_and(|x| chasing.contains(&x))
+            {
+                continue;
+            }
+            chasing.push(a);
+        }
+        for a in chasing {
+            self.tasks.push(Task::Pursue { unit: a });
+        }
+    }
+
+    /// Crusades II 16.4: units that have just gone berserk fight a second combat against an
+    /// adjacent enemy unit, "unless both become berserk, in which case the initial attacker
+    /// is still considered the attacker": then only the attacking side's berserk units fight
+    /// again, against the hex of the defending ones.
+    fn berserk_second_combats(&mut self, m: &MeleeState) {
+        let still = |s: &State, u: UnitId| s.hex(u).is_some() && s.unit(u).fury == Fury::Berserk;
+        let att: Vec<UnitId> = m
+            .berserk_attackers
+            .iter()
+            .copied()
+            .filter(|&u| still(self, u))
+            .collect();
+        let def: Vec<UnitId> = m
+            .berserk_defenders
+            .iter()
+            .copied()
+            .filter(|&u| still(self, u))
+            .collect();
+        if !att.is_empty() && !def.is_empty() {
+            let only = self.hex(def[0]);
+            for u in att {
+                self.tasks.push(Task::BerserkCombat { unit: u, only });
+            }
+        } else {
+            for u in att.into_iter().chain(def) {
+                self.tasks.push(Task::BerserkCombat {
+                    unit: u,
+                    only: None,
+                });
+            }
+        }
+    }
+
+    /// Crusades II 16.4: hexes a berserk unit may attack in its second combat: an adjacent hex
+    /// holding enemy combat units, across a hexside it could cross (6.22); any adjacent hex, not
+    /// only its front ("a second combat takes place against an adjacent enemy unit"). Artillery
+    /// cannot attack (9.4 note 1). `only` limits it to one hex.
+    pub fn berserk_targets(&self, u: UnitId, only: Option<Hex>) -> Vec<Hex> {
+        let Some(h) = self.hex(u) else {
+            return Vec::new();
+        };
+        if self.battle.utype(u).artillery || self.unit(u).routed {
+            return Vec::new();
+        }
+        let enemy = self.battle.enemy(self.side(u));
+        let class = self.move_class(u);
+        Direction::ALL
+            .into_iter()
+            .filter(|&d| self.passable(class, h, d))
+            .map(|d| h.neighbour(d))
+            .filter(|&t| self.occupant(t) == Some(enemy))
+            .filter(|&t| only.is_none_or(|o| o == t))
+            .collect()
+    }
+
+    /// Crusades II 16.4: "Whenever 2 step losses are taken in combat, each player checks for
+    /// each of his units to see if any of them go berserk." Reading: two or more steps lost in
+    /// one melee, both sides counted; the units involved in it, still on the map, not routed
+    /// and not already berserk or exhausted, check, the attacker's first.
+    fn berserk_checks(&mut self, attackers: &[UnitId], defenders: &[UnitId], log: &mut Log) {
+        for (attacking, units) in [(true, attackers), (false, defenders)] {
+            for &u in units {
+                let st = self.unit(u);
+                if self.hex(u).is_none() || st.routed || st.fury != Fury::Calm {
+                    continue;
+                }
+                if self.berserk_check(u, "Crusades II 16.4", log) {
+                    if let Some(m) = self.melees.last_mut() {
+                        if attacking {
+                            m.berserk_attackers.push(u);
+                        } else {
+                            m.berserk_defenders.push(u);
                         }
                     }
                 }
@@ -482,18 +612,25 @@ impl State {
             })
         });
         // The defender applies the attacker's result first, then the attacker (9.32 step 5).
-        self.melee_result(defenders, on_defender, log);
-        self.melee_result(attackers, on_attacker, log);
+        let lost = self.melee_result(defenders, on_defender, log)
+            + self.melee_result(attackers, on_attacker, log);
+        if self.options.berserk && lost >= 2 {
+            self.berserk_checks(attackers, defenders, log);
+        }
     }
 
     /// 9.41: apply one side's result: step losses from the top units (the attacker's in the
-    /// order he named them), then every unit present checks morale.
-    fn melee_result(&mut self, units: &[UnitId], result: CombatResult, log: &mut Log) {
+    /// order he named them), then every unit present checks morale. Returns the steps lost.
+    fn melee_result(&mut self, units: &[UnitId], result: CombatResult, log: &mut Log) -> u32 {
+        let mut lost = 0;
         if let CombatResult::Steps(n) = result {
             for _ in 0..n {
                 let next = units.iter().copied().find(|&u| self.hex(u).is_some());
                 match next {
-                    Some(u) => self.lose_step(u, true, log),
+                    Some(u) => {
+                        self.lose_step(u, true, log);
+                        lost += 1;
+                    }
                     None => break,
                 }
             }
@@ -505,6 +642,7 @@ impl State {
                 }
             }
         }
+        lost
     }
 
     /// Moves the advancing stack into the vacated hex (9.5).
@@ -537,7 +675,19 @@ impl State {
             .collect::<Vec<_>>()
             .join(" and ");
         let at = self.id(hex);
-        log.push_with(|| Event::public("Crusades II 9.5", format!("{names} advance into {at}")));
+        log.push_with(|| {
+            Event::public(
+                "Crusades II 9.5",
+                format!(
+                    "{names} {} into {at}",
+                    if group.len() > 1 {
+                        "advance"
+                    } else {
+                        "advances"
+                    }
+                ),
+            )
+        });
     }
 
     /// Hexes adjacent through a unit's front hexsides holding enemies it may attack in a

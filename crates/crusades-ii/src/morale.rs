@@ -17,6 +17,8 @@ pub enum CheckKind {
     PreMelee,
     /// Recovery in the Rally Phase (10.2).
     Recovery,
+    /// Demanded by the optional victory conditions (16.5): always made.
+    Victory,
 }
 
 impl State {
@@ -308,7 +310,14 @@ impl State {
         log.push_with(|| {
             Event::public(
                 "Crusades II 9.5",
-                format!("{names} retreat from {a} to {b}"),
+                format!(
+                    "{names} {} from {a} to {b}",
+                    if group.len() > 1 {
+                        "retreat"
+                    } else {
+                        "retreats"
+                    }
+                ),
             )
         });
         for g in group {
@@ -367,6 +376,70 @@ impl State {
             })
         });
         berserk
+    }
+
+    /// Crusades II 16.42: "If at the beginning of movement an exhausted unit is in an enemy
+    /// ZOC, it must retreat one hex, unless by doing so it would move into an enemy ZOC."
+    pub fn exhausted_retreat(&mut self, u: UnitId) {
+        let side = self.side(u);
+        if self.unit(u).fury == Fury::Exhausted
+            && self.hex(u).is_some_and(|h| self.in_enemy_zoc(side, h))
+            && !self.retreat_destinations(u, 1, 1).is_empty()
+        {
+            self.tasks.push(Task::Retreat {
+                unit: u,
+                min: 1,
+                max: 1,
+            });
+        }
+    }
+
+    /// Crusades II 16.43 Exhaustion Removal: in the Rally Phase each exhausted unit of `side`
+    /// not in an enemy ZOC rolls a die and adds its current morale; 14 or more and it is no
+    /// longer exhausted. The rule says the owner "may" check: as failing costs nothing, every
+    /// such unit checks. Part of the `berserk` option (rules notes, 16.4).
+    pub fn exhaustion_removal(&mut self, side: Seat, log: &mut Log) {
+        for u in self.on_map(side).collect::<Vec<_>>() {
+            if self.unit(u).fury != Fury::Exhausted {
+                continue;
+            }
+            let Some(h) = self.hex(u) else { continue };
+            if self.in_enemy_zoc(side, h) {
+                continue;
+            }
+            let roll = self.dice.d10();
+            let morale = self.values(u).morale;
+            let total = roll as i32 + morale as i32;
+            let ok = total >= 14;
+            if ok {
+                self.unit_mut(u).fury = Fury::Calm;
+            }
+            let name = self.name(u).to_string();
+            log.push_with(|| {
+                Event::public(
+                    "Crusades II 16.43",
+                    format!(
+                        "{name} {}",
+                        if ok {
+                            "is no longer exhausted"
+                        } else {
+                            "remains exhausted"
+                        }
+                    ),
+                )
+                .with_roll(RollRecord {
+                    purpose: format!("exhaustion removal of {name}"),
+                    dice: vec![roll],
+                    modifiers: vec![Modifier {
+                        reason: "current morale (16.43)".into(),
+                        value: morale as i32,
+                    }],
+                    total,
+                    cell: Some("14 or more removes exhaustion".into()),
+                    result: if ok { "recovers".into() } else { "-".into() },
+                })
+            });
+        }
     }
 
     /// 16.41: a berserk unit that fails morale or must retreat becomes exhausted.

@@ -583,8 +583,11 @@ impl State {
         dests: impl Fn(UnitId) -> Vec<Destination>,
     ) -> Vec<UnitId> {
         let side = self.active;
+        // 16.11: with action chits, only the activated leader's units are obliged to move.
+        let leader = self.activation().map(|a| a.leader);
         self.unit_ids()
             .filter(|&u| self.side(u) == side && !self.unit(u).moved)
+            .filter(|&u| leader.is_none_or(|l| self.def(u).leader == l))
             .filter(|&u| {
                 if self.unit(u).loc == Loc::Waiting {
                     let withhold = self.battle.special.withhold_reinforcements && side != Seat(0);
@@ -618,7 +621,7 @@ impl State {
     }
 
     /// Legal destinations of a leader: 8 MP (8.1), never into a hex with enemy combat units
-    /// (8.3).
+    /// (8.3); a split leader only into a hex with his cavalry (16.3).
     pub fn leader_destinations(&self, l: crate::scenario::LeaderId) -> Vec<(Hex, HalfPoints)> {
         let st = &self.leaders[l as usize];
         let Some(start) = st.loc.hex() else {
@@ -638,7 +641,7 @@ impl State {
         });
         reached
             .iter()
-            .filter(|(h, _)| *h != start)
+            .filter(|(h, _)| *h != start && self.split_leader_may_enter(l, *h))
             .map(|(h, c)| (h, c as HalfPoints))
             .collect()
     }

@@ -107,8 +107,14 @@ impl State {
             "defensive-fire" => Phase::DefensiveFire,
             "offensive-fire" => Phase::OffensiveFire,
             "melee" => Phase::Melee,
+            // 16.1 II: the start of the Action Phase, the chits in the cup.
+            "action" if self.options.advanced_sequence => Phase::Draw,
+            "action" => {
+                err("phase `action` is the Action Phase of the advanced sequence of play (16.1): start with the `advanced-sequence` option".into());
+                Phase::Orders
+            }
             other => {
-                err(format!("phase `{other}`; valid: orders, movement, defensive-fire, offensive-fire, melee"));
+                err(format!("phase `{other}`; valid: orders, movement, defensive-fire, offensive-fire, melee, action"));
                 Phase::Orders
             }
         };
@@ -254,6 +260,9 @@ impl State {
                     );
                 }
             }
+        }
+        if self.phase == Phase::Draw && errors.0.is_empty() {
+            self.start_action_phase(&mut engine::Log::discarding());
         }
         errors.into_result(())
     }

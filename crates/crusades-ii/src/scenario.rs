@@ -480,6 +480,9 @@ pub struct Special {
     pub withhold_reinforcements: bool,
     /// Nicopolis 14.1: mounted bowmen are skirmishers.
     pub mounted_bow_skirmishers: bool,
+    /// Hattin 12.1: with the advanced sequence, the first three turns have one action chit
+    /// per leader on the map or entering it (16.1).
+    pub early_action_chits: bool,
 }
 
 /// Command chits (5.1).
@@ -619,7 +622,8 @@ pub fn token(name: &str) -> String {
     name.split_whitespace().collect::<Vec<_>>().join("-")
 }
 
-/// Loads and checks a battle from the data set.
+/// Loads and checks a battle from the data set: the game map (2.1) and the counters (2.2)
+/// of the battle, and the charts and tables (2.3) shared by all four.
 pub fn load(data: &DataSet, battle: &str) -> Result<Arc<Battle>, DataErrors> {
     let mut errors = DataErrors::default();
     let tables_path = "crusades-ii/tables.toml";
@@ -1053,7 +1057,8 @@ pub fn load(data: &DataSet, battle: &str) -> Result<Arc<Battle>, DataErrors> {
             "entry_costs" => special.entry_costs = true,
             "withhold_reinforcements" => special.withhold_reinforcements = true,
             "mounted_bow_skirmishers" => special.mounted_bow_skirmishers = true,
-            other => errors.push(sp, None, format!("unknown special rule `{other}`; valid: night_turns, holy_cross, charge_berserk, entry_costs, withhold_reinforcements, mounted_bow_skirmishers")),
+            "early_action_chits" => special.early_action_chits = true,
+            other => errors.push(sp, None, format!("unknown special rule `{other}`; valid: night_turns, holy_cross, charge_berserk, entry_costs, withhold_reinforcements, mounted_bow_skirmishers, early_action_chits")),
         }
     }
     if at_end == AtEnd::NicopolisRoadBlock {

@@ -6,14 +6,24 @@ use hexgrid::{Arc, Direction, Hex, Vertex};
 
 use crate::action::Action;
 use crate::scenario::{Chit, UnitId};
-use crate::state::{Fury, Loc, Phase, State, Task};
+use crate::state::{ActionKind, Fury, Loc, Phase, State, Task};
 
 impl State {
     /// The seat that decides a task.
     fn task_owner(&self, t: &Task) -> Seat {
         match t {
-            Task::Retreat { unit, .. } | Task::Withdraw { unit, .. } => self.side(*unit),
-            Task::Advance { .. } | Task::Pursue { .. } | Task::SecondMelee { .. } => self.active,
+            Task::Retreat { unit, .. }
+            | Task::Withdraw { unit, .. }
+            | Task::Pursue { unit }
+            | Task::SecondMelee { unit }
+            | Task::BerserkCombat { unit, .. }
+            | Task::RoutedPenalty { unit, .. } => self.side(*unit),
+            // The attacker advances; after a berserk unit's second combat (16.4) that may be
+            // the non-phasing player.
+            Task::Advance { candidates, .. } => candidates
+                .first()
+                .map(|&c| self.side(c))
+                .unwrap_or(self.active),
         }
     }
 
@@ -35,7 +45,13 @@ impl State {
             Phase::Movement | Phase::OffensiveFire | Phase::Melee | Phase::Rally => {
                 vec![self.active]
             }
-            Phase::Over => Vec::new(),
+            // 16.1 II: at a real table (manual dice) the drawing seat says what it drew.
+            Phase::Draw => match &self.action {
+                Some(a) if self.manual_draws() => vec![a.drawer],
+                _ => Vec::new(),
+            },
+            Phase::Activation(s) | Phase::Concession(s) => vec![s],
+            Phase::Penalty(_) | Phase::Over => Vec::new(),
         }
     }
 
@@ -86,7 +102,10 @@ impl State {
                 }
                 out.push(Action::EndCombat);
             }
-            Phase::Rally | Phase::Over => {}
+            Phase::Draw => self.draw_actions(&mut out),
+            Phase::Activation(s) => self.activation_actions(s, &mut out),
+            Phase::Concession(s) => self.concession_actions(s, &mut out),
+            Phase::Rally | Phase::Penalty(_) | Phase::Over => {}
         }
         out
     }
@@ -128,6 +147,21 @@ impl State {
                 }
                 out.push(Action::Halt);
             }
+            // 16.4: the berserk unit's second combat is not optional: no `halt`.
+            Task::BerserkCombat { unit, only } => {
+                for target in self.berserk_targets(*unit, *only) {
+                    out.push(Action::Melee {
+                        target,
+                        attackers: vec![*unit],
+                    });
+                }
+            }
+            Task::RoutedPenalty { unit, .. } => {
+                for h in self.retreat_destinations(*unit, 3, 3) {
+                    out.push(Action::Retreat { unit: *unit, to: h });
+                }
+                out.push(Action::LoseStep { unit: *unit });
+            }
         }
     }
 
@@ -137,7 +171,7 @@ impl State {
         let mut group_moves: Vec<(UnitId, Vec<crate::movement::Destination>)> = Vec::new();
         for u in self.unit_ids().filter(|&u| self.side(u) == side) {
             let st = self.unit(u);
-            if st.moved {
+            if st.moved || !self.may_move_now(u) {
                 continue;
             }
             let on_map = st.loc.hex().is_some();
@@ -178,10 +212,10 @@ impl State {
                 }
             }
         }
-        for l in self
-            .leader_ids()
-            .filter(|&l| self.battle.leaders[l as usize].side == side)
-        {
+        for l in self.leader_ids().filter(|&l| {
+            self.battle.leaders[l as usize].side == side
+                && self.activation().is_none_or(|a| a.leader == l)
+        }) {
             for (h, _) in self.leader_destinations(l) {
                 out.push(Action::MoveLeader { leader: l, to: h });
             }
@@ -193,8 +227,24 @@ impl State {
                 .map(|(_, d)| d.clone())
                 .unwrap_or_else(|| self.destinations_in(u, false, &sit))
         };
-        if self.obligations_given(&sit, known).is_empty() {
+        if self.obligations_given(&sit, known).is_empty()
+            && self.split_leader_obligations().is_empty()
+        {
             out.push(Action::EndMovement);
+        }
+    }
+
+    /// Crusades II 16.11: whether a unit may move in this Movement Phase as far as action chits go:
+    /// in a move activation, the units of the leader's command and the skirmish and artillery units
+    /// of his side on the map (each moves once a turn: `moved` lasts the turn).
+    pub fn may_move_now(&self, u: UnitId) -> bool {
+        match self.activation() {
+            None => true,
+            Some(a) => {
+                a.kind == ActionKind::Move
+                    && self.activated(u)
+                    && (self.def(u).leader == a.leader || self.hex(u).is_some())
+            }
         }
     }
 
@@ -279,6 +329,7 @@ impl State {
             };
             let top = mate.is_none_or(|m| self.def(*unit).stacked_over == Some(m));
             return self.side(*unit) == seat
+                && self.may_move_now(*unit)
                 && (*alone && mate.is_some() || !*alone && top)
                 && self
                     .route_destinations(*unit, *alone, &route, &self.situation())
@@ -313,6 +364,7 @@ impl State {
         action: &Action,
         log: &mut Log,
     ) -> Result<Applied, Rejection> {
+        let draws = self.action.as_ref().map_or(0, |a| a.draws);
         if !self.pending_seats().contains(&seat) {
             return Err(Rejection::new(match self.phase {
                 Phase::Over => "the game is over".to_string(),
@@ -333,7 +385,11 @@ impl State {
             self.carry_out(action, log);
         }
         self.progress(log);
-        Ok(Applied::default())
+        // A chit drawn from the cup (16.1) is chance revealed, like a die: no undo past it.
+        // So is a split announced (16.3): it tells the other side of an Attack chit.
+        let revealed = self.action.as_ref().map_or(0, |a| a.draws) != draws
+            || matches!(action, Action::Split { .. } | Action::Rejoin { .. });
+        Ok(Applied { revealed })
     }
 
     fn refusal(&self, seat: Seat, action: &Action) -> Rejection {
@@ -342,11 +398,14 @@ impl State {
         let what = action.text(b);
         let why = match action {
             Action::Move { unit, .. } if self.side(*unit) != seat => format!("{} is not yours", self.name(*unit)),
+            Action::Move { unit, .. } if !self.may_move_now(*unit) => format!("{} is not part of the activated command, nor a skirmish or artillery unit (16.11)", self.name(*unit)),
             Action::Move { unit, .. } if self.unit(*unit).moved => format!("{} has already moved this phase (8.0)", self.name(*unit)),
+            Action::Move { .. } | Action::MoveLeader { .. } if self.activation().is_some() => "with action chits only the activated leader's command, and skirmish and artillery units that have not moved this turn, move (16.11)".into(),
             Action::Move { .. } => "that unit cannot reach that hex with that facing under its command chit, zones of control and terrain (5.1, 6.0, 8.0)".into(),
             Action::EndMovement => {
-                let names: Vec<String> = self.unmoved_obligations().iter().map(|&u| self.name(u).to_string()).collect();
-                format!("these units must still move under their command chits or enter as reinforcements (5.1, 12.1): {}", names.join(", "))
+                let mut names: Vec<String> = self.unmoved_obligations().iter().map(|&u| self.name(u).to_string()).collect();
+                names.extend(self.split_leader_obligations().iter().map(|&l| format!("{} (must move with his cavalry, 16.3)", self.leader_name(l))));
+                format!("these must still move under their command chits or enter as reinforcements (5.1, 12.1, 16.3): {}", names.join(", "))
             }
             Action::Fire { .. } => "that unit cannot fire at that hex: range, line of sight, facing or it has fired (9.1, 9.2)".into(),
             Action::Melee { .. } => "that melee is not allowed: attackers must have the hex in a front hexside, be in command with Attack, Advance or Stand, not routed, not skirmishers, and each hex is attacked once (9.3, 9.31)".into(),
@@ -355,6 +414,9 @@ impl State {
                 format!("these units must still melee (9.31, 5.11): {}", names.join(", "))
             }
             Action::Retreat { .. } => "not a legal retreat hex (9.5)".into(),
+            Action::Draw { .. } => "that chit is not in the cup, or the program draws (with seeded dice) (16.1, 16.13)".into(),
+            Action::Activate { .. } => "that leader's command has already taken that action this turn, has no units to act, or it is night: move or pass only (16.11, 12.21)".into(),
+            Action::RetreatCommand { .. } => "that leader has no command on the map (16.5)".into(),
             _ => "not a legal action now".into(),
         };
         Rejection::new(format!("`{what}` refused in {phase}: {why}"))
@@ -437,14 +499,48 @@ impl State {
                 if matches!(self.tasks.first(), Some(Task::SecondMelee { .. })) {
                     self.tasks.remove(0);
                     self.declare_melee(target, &attackers, true, log);
+                } else if let Some(Task::BerserkCombat { unit, .. }) = self.tasks.first().cloned() {
+                    // 16.4: the berserk unit's second combat; its stack-mate fights with it.
+                    self.tasks.remove(0);
+                    let mate = self.stack_mate(unit);
+                    self.tasks.retain(
+                        |t| !matches!(t, Task::BerserkCombat { unit: v, .. } if Some(*v) == mate),
+                    );
+                    let name = self.name(unit).to_string();
+                    log.push_with(|| {
+                        Event::public(
+                            "Crusades II 16.4",
+                            format!("{name}, berserk, fights a second combat"),
+                        )
+                    });
+                    self.declare_melee(target, &attackers, true, log);
                 } else {
                     self.declare_melee(target, &attackers, false, log);
                 }
             }
             Action::EndMelee => self.next_phase(log),
-            Action::Retreat { unit, to } => {
-                self.tasks.remove(0);
-                self.retreat_to(unit, to, log);
+            Action::Retreat { unit, to } => match self.tasks.remove(0) {
+                Task::RoutedPenalty { check, .. } => {
+                    self.routed_penalty(unit, Some(to), check, log)
+                }
+                _ => self.retreat_to(unit, to, log),
+            },
+            Action::LoseStep { unit } => {
+                if let Task::RoutedPenalty { check, .. } = self.tasks.remove(0) {
+                    self.routed_penalty(unit, None, check, log);
+                }
+            }
+            Action::Draw { seat } => self.draw_chit(Some(seat), log),
+            Action::Pass => {
+                if let Phase::Activation(s) = self.phase {
+                    self.pass(s, false, log);
+                }
+            }
+            Action::Activate { leader, action } => self.activate(leader, action, log),
+            Action::Concede | Action::CheckMorale | Action::RetreatCommand { .. } => {
+                if let Phase::Concession(s) = self.phase {
+                    self.concession(s, action, log);
+                }
             }
             Action::Advance { unit } => {
                 if let Some(Task::Advance { hex, .. }) = self.tasks.first().cloned() {
@@ -485,6 +581,8 @@ impl State {
             | Action::Chit { .. }
             | Action::Change { .. }
             | Action::Charge { .. }
+            | Action::Split { .. }
+            | Action::Rejoin { .. }
             | Action::OrdersDone => {}
         }
     }
@@ -544,7 +642,10 @@ impl State {
         log.push_with(|| {
             Event::public(
                 "Crusades II 8.0",
-                format!("{names} move to {at} facing {facing}"),
+                format!(
+                    "{names} {} to {at} facing {facing}",
+                    if group.len() > 1 { "move" } else { "moves" }
+                ),
             )
         });
     }
@@ -575,7 +676,12 @@ impl State {
         if self.night() {
             // 12.21: units in enemy ZOCs at the end of a night movement lose a step.
             let side = self.active;
+            // With action chits, the units of the command that moved (16.11).
+            let leader = self.activation().map(|a| a.leader);
             for u in self.on_map(side).collect::<Vec<_>>() {
+                if leader.is_some_and(|l| self.def(u).leader != l) {
+                    continue;
+                }
                 if self.hex(u).is_some_and(|h| self.in_enemy_zoc(side, h)) {
                     let name = self.name(u).to_string();
                     log.push_with(|| {
@@ -605,9 +711,15 @@ impl State {
             }
             Phase::Orders => {
                 self.uncharge(log);
-                self.active = first;
-                self.start_movement(log);
+                self.end_splits();
+                if self.options.advanced_sequence {
+                    self.start_action_phase(log);
+                } else {
+                    self.active = first;
+                    self.start_movement(log);
+                }
             }
+            Phase::Movement if self.activation().is_some() => self.finish_activation(log),
             Phase::Movement => {
                 for u in self.unit_ids().collect::<Vec<_>>() {
                     self.unit_mut(u).withdrew = false;
@@ -645,33 +757,33 @@ impl State {
                 for u in self.unit_ids().collect::<Vec<_>>() {
                     self.unit_mut(u).in_melee = false;
                 }
+                if self.activation().is_some() {
+                    self.finish_activation(log);
+                    return;
+                }
                 self.phase = Phase::Rally;
                 let side = self.active;
                 self.recovery(side, log);
+                if self.berserk_effects() {
+                    self.exhaustion_removal(side, log);
+                }
             }
+            Phase::Rally if self.options.advanced_sequence => self.end_phase(log),
             Phase::Rally => {
                 let side = self.active;
                 if self.victory_roll(side, log) {
                     return;
                 }
-                if side == first {
-                    self.active = enemy;
-                    self.start_movement(log);
-                } else {
-                    self.turn += 1;
-                    if self.turn >= self.battle.turns.len() {
-                        self.turn = self.battle.turns.len() - 1;
-                        self.end_of_game(log);
-                    } else {
-                        self.start_turn(log);
-                    }
-                }
+                self.after_rally(log);
             }
-            Phase::Over => {}
+            Phase::Penalty(s) => self.penalty_paid(s, log),
+            Phase::Draw => self.draw_chit(None, log),
+            Phase::Activation(s) => self.pass(s, true, log),
+            Phase::Concession(_) | Phase::Over => {}
         }
     }
 
-    fn start_turn(&mut self, log: &mut Log) {
+    pub(crate) fn start_turn(&mut self, log: &mut Log) {
         self.phase = Phase::Orders;
         let label = self.battle.turns[self.turn].label.clone();
         log.push_with(|| Event::public("Crusades II 3.0", format!("turn {label} begins")));
@@ -691,7 +803,7 @@ impl State {
         }
     }
 
-    fn start_movement(&mut self, log: &mut Log) {
+    pub(crate) fn start_movement(&mut self, log: &mut Log) {
         self.phase = Phase::Movement;
         self.entries.clear();
         let side = self.active;
@@ -704,16 +816,7 @@ impl State {
         self.check_command(log);
         // 16.42: an exhausted unit in an enemy ZOC retreats one hex if it can.
         for u in self.on_map(side).collect::<Vec<_>>() {
-            if self.unit(u).fury == Fury::Exhausted
-                && self.hex(u).is_some_and(|h| self.in_enemy_zoc(side, h))
-                && !self.retreat_destinations(u, 1, 1).is_empty()
-            {
-                self.tasks.push(Task::Retreat {
-                    unit: u,
-                    min: 1,
-                    max: 1,
-                });
-            }
+            self.exhausted_retreat(u);
         }
     }
 
@@ -790,6 +893,27 @@ impl State {
                             return;
                         }
                     }
+                    Task::BerserkCombat { unit, only } => {
+                        if self.hex(unit).is_none()
+                            || self.unit(unit).fury != Fury::Berserk
+                            || self.berserk_targets(unit, only).is_empty()
+                        {
+                            self.tasks.remove(0);
+                        } else {
+                            return;
+                        }
+                    }
+                    Task::RoutedPenalty { unit, check } => {
+                        if self.hex(unit).is_none() {
+                            self.tasks.remove(0);
+                        } else if self.retreat_destinations(unit, 3, 3).is_empty() {
+                            // No three-hex retreat: the step loss it is.
+                            self.tasks.remove(0);
+                            self.routed_penalty(unit, None, check, log);
+                        } else {
+                            return;
+                        }
+                    }
                 }
                 continue;
             }
@@ -808,7 +932,16 @@ impl State {
                 }
                 Phase::Melee => self.melee_declarations().is_empty(),
                 Phase::MeleeFacing(s) => self.facing_changers(s).is_empty(),
-                Phase::Rally => true,
+                Phase::Rally | Phase::Penalty(_) => true,
+                // Seeded dice: the program draws; manual dice: the drawing seat enters it.
+                Phase::Draw => !self.manual_draws(),
+                // A seat with no command able to act can only pass (16.11).
+                Phase::Activation(s) => {
+                    let mut acts = Vec::new();
+                    self.activation_actions(s, &mut acts);
+                    acts == [Action::Pass]
+                }
+                Phase::Concession(_) => false,
                 Phase::Over => return,
             };
             if !idle {

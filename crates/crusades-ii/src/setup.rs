@@ -34,6 +34,8 @@ impl State {
                 unstacked: false,
                 charge_tried: false,
                 withdrew: false,
+                fought: false,
+                fired_defending: false,
             })
             .collect();
         let leaders = battle
@@ -46,6 +48,9 @@ impl State {
                 moved: false,
                 casualty_counted: false,
                 change_tried: false,
+                chit_moved: false,
+                chit_fought: false,
+                split: false,
             })
             .collect();
         let holy_cross_state = if battle.special.holy_cross {
@@ -73,6 +78,7 @@ impl State {
             holy_cross: None,
             holy_cross_state,
             victory_checking: [false; 2],
+            action: None,
             outcome: None,
         };
         if options.historical_commands {
@@ -125,6 +131,11 @@ impl State {
             return Vec::new();
         };
         let class = self.move_class(u);
+        let free = |h: Hex| {
+            self.battle.map.contains(h)
+                && self.occupant(h).is_none()
+                && self.terrain_cost(class, h).is_some()
+        };
         let mut out: Vec<Hex> = Vec::new();
         for &c in &rule.area {
             let candidates: Vec<Hex> = if rule.one_per_hex {
@@ -133,14 +144,24 @@ impl State {
                 c.within(rule.within).collect()
             };
             for h in candidates {
-                if out.contains(&h) || !self.battle.map.contains(h) {
-                    continue;
+                if !out.contains(&h) && free(h) {
+                    out.push(h);
                 }
-                if self.occupant(h).is_some() || self.terrain_cost(class, h).is_none() {
-                    continue;
-                }
-                out.push(h);
             }
+        }
+        // When earlier placements have filled the area (overlapping areas, or a player's
+        // unlucky arrangement), the unit sets up in the nearest free hexes to it rather than
+        // leaving the game stuck (rules notes, set-up).
+        let mut radius = rule.within + 1;
+        while out.is_empty() && radius < 100 {
+            for &c in &rule.area {
+                for h in c.ring(radius) {
+                    if !out.contains(&h) && free(h) {
+                        out.push(h);
+                    }
+                }
+            }
+            radius += 1;
         }
         out
     }

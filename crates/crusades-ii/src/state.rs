@@ -77,6 +77,19 @@ pub struct Unit {
     pub charge_tried: bool,
     /// Has withdrawn (or tried to) before this combat phase (5.4).
     pub withdrew: bool,
+    /// Has engaged in combat this turn with an action chit: a skirmish or artillery unit
+    /// fights once a turn, with whichever leader's activation (Crusades II 16.11).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fought: bool,
+    /// Has fired defensively this turn under the advanced sequence (rules notes, 16.11).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub fired_defending: bool,
+}
+
+/// For `skip_serializing_if`: fields of the advanced rules are left out of the state while
+/// unused, so that a game without them keeps the state (and state hash) it always had.
+fn is_false(b: &bool) -> bool {
+    !*b
 }
 
 /// A leader's state.
@@ -94,6 +107,15 @@ pub struct Leader {
     pub casualty_counted: bool,
     /// Tried to change his chit this command phase.
     pub change_tried: bool,
+    /// His command has moved with an action chit this turn: the Moved box (16.11, 16.12).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub chit_moved: bool,
+    /// His command has fought with an action chit this turn: the Fired box (16.11, 16.12).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub chit_fought: bool,
+    /// His command is split: the cavalry on Attack, the infantry as if on Stand (16.3).
+    #[serde(default, skip_serializing_if = "is_false")]
+    pub split: bool,
 }
 
 /// Phases and segments of the sequence of play (3.0).
@@ -116,8 +138,18 @@ pub enum Phase {
     /// End of the combat phase: this seat's units that took part in melee may change facing
     /// (6.12, 6.16).
     MeleeFacing(Seat),
-    /// IV/VII. Rally Phase of the active player (10.2, 11.0).
+    /// IV/VII. Rally Phase of the active player (10.2, 11.0); with the advanced sequence,
+    /// III. Rally Phase of both players and then IV. End Phase (16.1).
     Rally,
+    /// 16.1 II. Action Phase: the next action chit is drawn from the cup (by the drawing
+    /// seat at a real table, with manual dice; by the program otherwise).
+    Draw,
+    /// 16.11: the owner of the chit just drawn passes or activates one leader's command.
+    Activation(Seat),
+    /// 16.5: this seat's opponent has rolled a victory; this seat concedes or pays.
+    Concession(Seat),
+    /// 16.5: the price this seat chose is being paid (retreats); then play goes on.
+    Penalty(Seat),
     /// The game is over.
     Over,
 }
@@ -158,6 +190,24 @@ pub enum Task {
         /// The unit.
         unit: UnitId,
     },
+    /// 16.4: a unit that has just gone berserk fights a second combat against an adjacent
+    /// enemy, as the attacker, whoever's turn it is.
+    BerserkCombat {
+        /// The berserk unit.
+        unit: UnitId,
+        /// When units of both sides went berserk, the second combat is between them, the
+        /// first attacker attacking: the hex it must attack.
+        only: Option<Hex>,
+    },
+    /// 16.5: a unit already routed when its owner chose to pay for the enemy's victory roll
+    /// retreats three hexes or loses a step; then, if `check`, checks morale and loses another
+    /// step on a failure.
+    RoutedPenalty {
+        /// The routed unit.
+        unit: UnitId,
+        /// Whether a morale check follows (the "check morale" choice).
+        check: bool,
+    },
 }
 
 /// Where a melee stands (9.32).
@@ -190,6 +240,67 @@ pub struct MeleeState {
     pub second: bool,
     /// Units that advanced into the target hex.
     pub advanced: Vec<UnitId>,
+    /// Attacking units that went berserk in this combat (16.4).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub berserk_attackers: Vec<UnitId>,
+    /// Defending units that went berserk in this combat (16.4).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub berserk_defenders: Vec<UnitId>,
+}
+
+/// What an action chit is used for (16.11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, serde::Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum ActionKind {
+    /// Move all the units of one leader's command, plus skirmish and artillery units.
+    Move,
+    /// Fire and melee with all the units of one leader's command, plus skirmish and artillery
+    /// units.
+    Combat,
+}
+
+impl ActionKind {
+    /// The word in notation.
+    pub fn name(self) -> &'static str {
+        match self {
+            ActionKind::Move => "move",
+            ActionKind::Combat => "combat",
+        }
+    }
+}
+
+/// One leader's command acting on a drawn chit (16.11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Activation {
+    /// The owner of the chit.
+    pub side: Seat,
+    /// The leader whose command acts.
+    pub leader: LeaderId,
+    /// Move or combat.
+    pub kind: ActionKind,
+}
+
+/// The Action Phase of the advanced sequence of play (16.1 II, 16.11, 16.13).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct ActionPhase {
+    /// Action chits of each seat still in the cup.
+    pub cup: [u8; 2],
+    /// Action chits of each seat put in the cup this turn.
+    pub put_in: [u8; 2],
+    /// Whether the Turn Ends chit is in the cup (16.13).
+    pub turn_ends: bool,
+    /// Chits drawn this turn.
+    pub drawn: u8,
+    /// Passes chosen in succession, by either player.
+    pub passes: u8,
+    /// The seat whose turn it is to draw (the players alternate, the Crusader first).
+    pub drawer: Seat,
+    /// The owner of the chit just drawn, while he decides.
+    pub chit: Option<Seat>,
+    /// The activation under way.
+    pub current: Option<Activation>,
+    /// Chits drawn in the whole game: an action that draws one cannot be undone.
+    pub draws: u32,
 }
 
 /// The whole state of a game.
@@ -230,8 +341,11 @@ pub struct State {
     pub holy_cross: Option<UnitId>,
     /// Whether the Holy Cross is yet to enter, has been captured...
     pub holy_cross_state: CrossState,
-    /// Consecutive passes in the action phase, and the like: victory rolls made.
+    /// Whether each seat has begun rolling for victory (11.0).
     pub victory_checking: [bool; 2],
+    /// The Action Phase of the advanced sequence of play (16.1), once begun.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub action: Option<ActionPhase>,
     /// The result, once over.
     pub outcome: Option<engine::Outcome>,
 }
@@ -389,9 +503,37 @@ impl State {
             .collect()
     }
 
-    /// The chit governing a unit: its leader's (5.0).
+    /// The chit governing a unit: its leader's (5.0); the infantry of a split command act as
+    /// if on Stand (Crusades II 16.3).
     pub fn chit(&self, u: UnitId) -> Option<Chit> {
-        self.leaders[self.def(u).leader as usize].chit
+        let l = &self.leaders[self.def(u).leader as usize];
+        match l.chit {
+            Some(Chit::Attack) if l.split && !self.mounted(u) => Some(Chit::Stand),
+            c => c,
+        }
+    }
+
+    /// The activation under way in the Action Phase (16.11), if any.
+    pub fn activation(&self) -> Option<Activation> {
+        self.action.as_ref().and_then(|a| a.current)
+    }
+
+    /// A skirmish or artillery unit: with action chits it may move and fight with any
+    /// leader's activation, once each a turn (16.11).
+    pub fn free_agent(&self, u: UnitId) -> bool {
+        self.skirmisher(u) || self.battle.utype(u).artillery
+    }
+
+    /// Whether a unit may act in the activation under way (16.11): a unit of the activated
+    /// leader's command, or a skirmish or artillery unit of his side. Any unit when no
+    /// activation is under way (the basic sequence of play).
+    pub fn activated(&self, u: UnitId) -> bool {
+        match self.activation() {
+            None => true,
+            Some(a) => {
+                self.side(u) == a.side && (self.def(u).leader == a.leader || self.free_agent(u))
+            }
+        }
     }
 
     /// A leader's current ratings: (command, span, bonus), replacement side if flipped (4.2).
@@ -430,6 +572,14 @@ impl State {
             .map(|h| h.distance(hex))
             .min()
             .unwrap_or(u32::MAX)
+    }
+
+    /// Whether units can go berserk in this game, so that all of 16.41-16.43 applies: with the
+    /// `berserk` option (16.4), or in Hattin, whose charging heavy cavalry may go berserk
+    /// (12.23) even in the basic game. Only the 16.4 check after two step losses needs the
+    /// option itself.
+    pub fn berserk_effects(&self) -> bool {
+        self.options.berserk || self.battle.special.charge_berserk
     }
 
     /// Whether this is a night turn (12.21).

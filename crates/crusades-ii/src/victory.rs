@@ -9,6 +9,19 @@ use hexgrid::Direction;
 use crate::scenario::AtEnd;
 use crate::state::{CrossState, Loc, Phase, State};
 
+/// A victory roll made (11.0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VictoryRoll {
+    /// Who rolled.
+    pub roller: Seat,
+    /// The die.
+    pub roll: u8,
+    /// The enemy's losses it was read against.
+    pub losses: u32,
+    /// Whether it won.
+    pub won: bool,
+}
+
 impl State {
     /// The full strength counted for a unit's losses: its front, or for Crusader heavy
     /// cavalry its charging side (11.0).
@@ -59,20 +72,31 @@ impl State {
     }
 
     /// 11.0: in the Rally Phase of `phasing`, the opponent rolls for victory from turn 5, or
-    /// sooner once the phasing side's losses reach his table. Returns true if he won.
+    /// sooner once the phasing side's losses reach his table. Returns true if play stops
+    /// there: he won, or (16.5) the phasing player must now decide whether to concede.
     pub fn victory_roll(&mut self, phasing: Seat, log: &mut Log) -> bool {
         let roller = self.battle.enemy(phasing);
+        match self.victory_die(roller, log) {
+            Some(w) if w.won => {
+                self.claim_victory(w, log);
+                true
+            }
+            _ => false,
+        }
+    }
+
+    /// 11.0: `roller` rolls for victory if he may: from turn 5, or sooner once the enemy's
+    /// losses reach his table. `None` if he may not roll.
+    pub fn victory_die(&mut self, roller: Seat, log: &mut Log) -> Option<VictoryRoll> {
+        let phasing = self.battle.enemy(roller);
         let losses = self.losses(phasing);
         let table = &self.battle.victory[roller.index()];
-        let Some(&(lo, hi, need)) = table
+        let &(lo, hi, need) = table
             .iter()
-            .find(|(lo, hi, _)| (*lo..=*hi).contains(&losses))
-        else {
-            return false;
-        };
+            .find(|(lo, hi, _)| (*lo..=*hi).contains(&losses))?;
         let threshold = table.first().map(|r| r.0).unwrap_or(u32::MAX);
         if self.turn < 4 && losses < threshold {
-            return false;
+            return None;
         }
         self.victory_checking[roller.index()] = true;
         let roll = self.dice.d10();
@@ -95,14 +119,38 @@ impl State {
                 result: if won { "victory".into() } else { "-".into() },
             })
         });
-        if won {
-            self.finish(
-                Some(roller),
-                None,
-                format!("{who} rolled {roll} with enemy losses of {losses} (11.0)"),
-            );
+        Some(VictoryRoll {
+            roller,
+            roll,
+            losses,
+            won,
+        })
+    }
+
+    /// A successful victory roll: the roller wins; with 16.5 his opponent first chooses to
+    /// concede or to pay to fight on (Crusades II 16.5), unless he has no units left.
+    pub fn claim_victory(&mut self, w: VictoryRoll, log: &mut Log) {
+        let loser = self.battle.enemy(w.roller);
+        let who = self.battle.seats[w.roller.index()].clone();
+        if self.options.optional_victory && self.has_units(loser) {
+            self.phase = Phase::Concession(loser);
+            let other = self.battle.seats[loser.index()].clone();
+            log.push_with(|| {
+                Event::public(
+                    "Crusades II 16.5",
+                    format!("{other} may concede, or fight on at a price"),
+                )
+            });
+            return;
         }
-        won
+        self.finish(
+            Some(w.roller),
+            None,
+            format!(
+                "{who} rolled {} with enemy losses of {} (11.0)",
+                w.roll, w.losses
+            ),
+        );
     }
 
     /// Ends the game.

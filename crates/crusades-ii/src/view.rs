@@ -7,7 +7,7 @@ use engine::{Board, Seat, Viewer};
 use hexgrid::{HexId, Vertex};
 use serde::Serialize;
 
-use crate::state::{CrossState, Fury, Loc, Phase, State};
+use crate::state::{ActionKind, CrossState, Fury, Loc, Phase, State};
 
 /// A combat unit as seen.
 #[derive(Clone, Debug, Serialize)]
@@ -72,6 +72,52 @@ pub struct LeaderView {
     /// Whether his chit (or his lack of one) is hidden from the viewer: always so for the
     /// other side's leaders, so that not even the progress of secret orders shows.
     pub chit_hidden: bool,
+    /// His command has moved with an action chit this turn (16.11, 16.12): public.
+    pub moved: bool,
+    /// His command has fought with an action chit this turn (16.11, 16.12): public.
+    pub fought: bool,
+    /// His command is split (16.3): announced, so public.
+    pub split: bool,
+}
+
+/// A leader's off-map box (16.12): his command (to his own side only) and the action chits
+/// placed on it this turn.
+#[derive(Clone, Debug, Serialize)]
+pub struct LeaderBox {
+    /// The leader's name now shown.
+    pub leader: String,
+    /// Owner.
+    pub side: String,
+    /// COM: his command chit, shown to his own side only (5.0).
+    pub command: Option<String>,
+    /// Whether the COM box is hidden from the viewer (the other side's leaders).
+    pub command_hidden: bool,
+    /// MOVE: an action chit, moved side up, lies on the box (16.11).
+    pub moved: bool,
+    /// FIRE: an action chit, fired side up, lies on the box (16.11).
+    pub fired: bool,
+}
+
+/// The Action Phase of the advanced sequence as anyone sees it (16.1, 16.11, 16.13). The
+/// order of the chits in the cup is secret to everyone: it is not anywhere to show.
+#[derive(Clone, Debug, Serialize)]
+pub struct ActionPhaseView {
+    /// Action chits of each seat still in the cup.
+    pub in_cup: Vec<u8>,
+    /// Action chits of each seat put in the cup this turn.
+    pub put_in: Vec<u8>,
+    /// Whether the Turn Ends chit is in the cup (16.13).
+    pub turn_ends_in_cup: bool,
+    /// Chits drawn this turn.
+    pub drawn: u8,
+    /// Passes chosen in succession (two end the phase).
+    pub passes: u8,
+    /// The seat that draws next.
+    pub drawer: String,
+    /// The owner of the chit just drawn, while he chooses.
+    pub chit_drawn: Option<String>,
+    /// The leader whose command is acting, and how (`move`, `combat`).
+    pub acting: Option<(String, &'static str)>,
 }
 
 /// What one viewer sees.
@@ -103,6 +149,12 @@ pub struct View {
     pub units: Vec<UnitView>,
     /// Leaders.
     pub leaders: Vec<LeaderView>,
+    /// The Action Phase, with the advanced sequence of play (16.1).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub action_phase: Option<ActionPhaseView>,
+    /// The off-map leader boxes, with the `off-map-leader-boxes` option (16.12).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub leader_boxes: Option<Vec<LeaderBox>>,
 }
 
 fn status(loc: Loc) -> &'static str {
@@ -117,8 +169,29 @@ impl State {
     /// The phase in the rulebook's words.
     pub fn phase_name(&self) -> String {
         let seat = |s: Seat| self.battle.seats[s.index()].clone();
+        if let Some(a) = self.activation() {
+            let name = self.leader_name(a.leader).to_string();
+            let what = match self.phase {
+                Phase::Movement => "moves".to_string(),
+                Phase::Withdrawal(s) => format!("fights: skirmisher withdrawal ({})", seat(s)),
+                Phase::DefensiveFire => {
+                    format!(
+                        "fights: defensive fire ({})",
+                        seat(self.battle.enemy(a.side))
+                    )
+                }
+                Phase::OffensiveFire => "fights: offensive fire".to_string(),
+                Phase::Melee => "fights: melee".to_string(),
+                Phase::MeleeFacing(s) => format!("fights: facing after melee ({})", seat(s)),
+                _ => String::new(),
+            };
+            if !what.is_empty() {
+                return format!("action phase: {name}'s command ({}) {what}", seat(a.side));
+            }
+        }
         match self.phase {
             Phase::Setup(s) => format!("set-up ({})", seat(s)),
+            Phase::Orders if self.options.advanced_sequence => "command phase".into(),
             Phase::Orders => "order phase".into(),
             Phase::Movement => format!("movement phase ({})", seat(self.active)),
             Phase::Withdrawal(s) => format!("skirmisher withdrawal ({})", seat(s)),
@@ -128,7 +201,17 @@ impl State {
             Phase::OffensiveFire => format!("offensive fire ({})", seat(self.active)),
             Phase::Melee => format!("melee ({})", seat(self.active)),
             Phase::MeleeFacing(s) => format!("facing after melee ({})", seat(s)),
+            Phase::Rally if self.options.advanced_sequence => "rally phase (both players)".into(),
             Phase::Rally => format!("rally phase ({})", seat(self.active)),
+            Phase::Draw => match &self.action {
+                Some(a) => format!("action phase: {} draws a chit", seat(a.drawer)),
+                None => "action phase".into(),
+            },
+            Phase::Activation(s) => format!("action phase: {} passes, moves or fights", seat(s)),
+            Phase::Concession(s) => {
+                format!("victory roll: {} concedes or fights on (16.5)", seat(s))
+            }
+            Phase::Penalty(s) => format!("victory roll: {} pays to fight on (16.5)", seat(s)),
             Phase::Over => "game over".into(),
         }
     }
@@ -187,9 +270,50 @@ impl State {
                     bonus,
                     chit: st.chit.filter(|_| visible).map(|c| c.name().to_string()),
                     chit_hidden: !visible,
+                    moved: st.chit_moved,
+                    fought: st.chit_fought,
+                    split: st.split,
                 }
             })
-            .collect();
+            .collect::<Vec<LeaderView>>();
+        // 16.12: every leader has an off-map box.
+        let leader_boxes = self.options.leader_boxes.then(|| {
+            leaders
+                .iter()
+                .map(|lv| LeaderBox {
+                    leader: lv.name.clone(),
+                    side: lv.side.clone(),
+                    command: lv.chit.clone(),
+                    command_hidden: lv.chit_hidden,
+                    moved: lv.moved,
+                    fired: lv.fought,
+                })
+                .collect()
+        });
+        let in_action_phase =
+            matches!(self.phase, Phase::Draw | Phase::Activation(_)) || self.activation().is_some();
+        let action_phase =
+            self.action
+                .as_ref()
+                .filter(|_| in_action_phase)
+                .map(|a| ActionPhaseView {
+                    in_cup: a.cup.to_vec(),
+                    put_in: a.put_in.to_vec(),
+                    turn_ends_in_cup: a.turn_ends,
+                    drawn: a.drawn,
+                    passes: a.passes,
+                    drawer: seat_name(a.drawer),
+                    chit_drawn: a.chit.map(seat_name),
+                    acting: a.current.map(|c| {
+                        (
+                            self.leader_name(c.leader).to_string(),
+                            match c.kind {
+                                ActionKind::Move => "move",
+                                ActionKind::Combat => "combat",
+                            },
+                        )
+                    }),
+                });
         View {
             scenario: b.id.clone(),
             title: b.title.clone(),
@@ -209,6 +333,8 @@ impl State {
             },
             units,
             leaders,
+            action_phase,
+            leader_boxes,
         }
     }
 
@@ -312,7 +438,23 @@ impl State {
                     None => format!("{}{:+}", lv.span, lv.bonus),
                 },
                 facing: None,
-                markers: lv.chit.iter().cloned().collect(),
+                markers: {
+                    let mut m: Vec<String> = lv.chit.iter().cloned().collect();
+                    // 16.11: the action chits sit on the leader, unless they are kept in his
+                    // off-map box (16.12).
+                    if !self.options.leader_boxes {
+                        if lv.moved {
+                            m.push("Moved".into());
+                        }
+                        if lv.fought {
+                            m.push("Fired".into());
+                        }
+                    }
+                    if lv.split {
+                        m.push("Split".into());
+                    }
+                    m
+                },
                 stack_position: 9,
                 kind: "leader".into(),
                 band: b.leaders[i].band.clone(),
@@ -368,7 +510,23 @@ impl State {
                     "Losses: {} {}, {} {}",
                     b.seats[0], view.losses[0], b.seats[1], view.losses[1]
                 ),
-            ],
+            ]
+            .into_iter()
+            .chain(view.action_phase.as_ref().map(|a| {
+                format!(
+                    "Cup: {} {}, {} {}{}",
+                    b.seats[0],
+                    a.in_cup[0],
+                    b.seats[1],
+                    a.in_cup[1],
+                    if a.turn_ends_in_cup {
+                        ", Turn Ends"
+                    } else {
+                        ""
+                    }
+                )
+            }))
+            .collect(),
         }
     }
 }

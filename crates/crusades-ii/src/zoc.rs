@@ -49,8 +49,9 @@ impl State {
         }
     }
 
-    /// Whether unit `u` exerts its ZOC into the neighbouring hex in direction `dir`: through
-    /// front and flank hexsides (6.21), not where it could not move (6.22).
+    /// Whether unit `u` exerts its ZOC into the neighbouring hex in direction `dir` (6.2):
+    /// facing decides it (6.13), through front and flank hexsides (6.21), not where it could
+    /// not move (6.22).
     pub fn exerts_zoc(&self, u: UnitId, dir: Direction) -> bool {
         let Some(h) = self.hex(u) else { return false };
         self.has_zoc(u)

@@ -31,12 +31,63 @@ fn run(scenario: &str, options: &[&str], games: usize) {
     );
 }
 
+/// How many games each test plays: `CRUSADES_RANDOM_GAMES` (for a long run, e.g. 200), or
+/// `default` (a few seconds a game in release mode keeps the suite quick).
+fn games(default: usize) -> usize {
+    std::env::var("CRUSADES_RANDOM_GAMES")
+        .ok()
+        .and_then(|n| n.parse().ok())
+        .unwrap_or(default)
+}
+
 #[test]
 fn hattin_random_games() {
-    run("hattin", &[], 4);
+    run("hattin", &[], games(3));
 }
 
 #[test]
 fn hab_random_games() {
-    run("hab", &[], 4);
+    run("hab", &[], games(3));
+}
+
+#[test]
+fn nicopolis_random_games() {
+    run("nicopolis", &[], games(3));
+}
+
+#[test]
+fn tannenburg_random_games() {
+    run("tannenburg", &[], games(3));
+}
+
+/// Every advanced and optional rule of 16.0 at once.
+const ADVANCED: &[&str] = &[
+    "advanced-sequence",
+    "turn-ends-chit",
+    "split-commands",
+    "berserk",
+    "optional-victory",
+    "off-map-leader-boxes",
+    "melee-odds",
+    "unit-type-modifiers",
+];
+
+#[test]
+fn hattin_random_games_with_the_advanced_rules() {
+    run("hattin", ADVANCED, games(2));
+}
+
+#[test]
+fn hab_random_games_with_the_advanced_rules() {
+    run("hab", ADVANCED, games(2));
+}
+
+#[test]
+fn nicopolis_random_games_with_the_advanced_rules() {
+    run("nicopolis", ADVANCED, games(2));
+}
+
+#[test]
+fn tannenburg_random_games_with_the_advanced_rules() {
+    run("tannenburg", ADVANCED, games(2));
 }

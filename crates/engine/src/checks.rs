@@ -3,7 +3,7 @@
 //!
 //! [`random_games`] plays games with actions chosen at random from `legal_actions` by a
 //! generator of its own (never the game's dice, which it must not disturb) and checks, at
-//! every step, the contract of [`Game`](crate::Game):
+//! every step, the contract of [`Game`]:
 //!
 //! - a pending seat has legal actions, and a seat that is not pending has none;
 //! - every legal action's notation reads back as the same action;
@@ -11,6 +11,8 @@
 //! - an earlier action that is not legal now is refused and changes nothing;
 //! - an action that can be undone is undone to the state before it, and taken again to the
 //!   state after it;
+//! - a re-sampled state ([`Game::determinize`]) for any seat looks
+//!   the same to that seat: same view, same legal actions, same pending seats;
 //! - a finished game has an outcome; each game ends within the cap;
 //! - views serialise for every viewer, the board renders, and the saved record loads,
 //!   replays and reaches the same state hash.
@@ -25,7 +27,7 @@ use rand_pcg::Pcg64Mcg;
 use crate::data::DataSet;
 use crate::dice::{DiceError, DiceMode};
 use crate::event::Event;
-use crate::game::{Pending, Seat, Setup, Startable, Viewer};
+use crate::game::{Game, Pending, Seat, Setup, Startable, Viewer};
 use crate::record::GameRecord;
 use crate::session::{ActError, Session};
 
@@ -68,6 +70,10 @@ pub struct RandomGames {
     pub probe_illegal: bool,
     /// Try an undo after one in this many undoable actions (0: never).
     pub undo_every: u32,
+    /// Check [`Game::determinize`] before one in this many
+    /// actions (0: never), with a generator of its own so that the games played do not
+    /// depend on it.
+    pub determinize_every: u32,
 }
 
 impl RandomGames {
@@ -80,6 +86,7 @@ impl RandomGames {
             allow_cap: false,
             probe_illegal: true,
             undo_every: 8,
+            determinize_every: 32,
         }
     }
 }
@@ -99,6 +106,8 @@ pub struct RandomGamesReport {
     pub refused: usize,
     /// Undos taken and redone.
     pub undos: usize,
+    /// Re-sampled states checked against the original.
+    pub determinized: usize,
 }
 
 /// Plays `games` random games from `setup_template` (seeds `0..games`) with every check of
@@ -117,6 +126,38 @@ pub fn random_games<G: Startable>(
 
 /// Mixed into the seed of the chooser so that it is not the dice's generator.
 const CHOOSER_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
+/// Mixed into the seed of the generator that re-samples states.
+const WORLD_SALT: u64 = 0xD1B5_4A32_D192_ED03;
+
+/// Checks that `state.determinize(seat)` keeps everything `seat` sees: its view (as JSON),
+/// its legal actions, the pending seats and the facts.
+fn check_determinize<G: Game>(state: &G, seat: Seat, rng: &mut Pcg64Mcg) -> Result<(), String> {
+    let world = state.determinize(seat, rng);
+    let facts = state.facts();
+    let name = facts
+        .seats
+        .get(seat.index())
+        .map_or("?", String::as_str)
+        .to_string();
+    let what = if world.facts() != facts {
+        "the facts"
+    } else if world.pending() != state.pending() {
+        "who must decide"
+    } else if world.legal_actions(seat) != state.legal_actions(seat) {
+        "its legal actions"
+    } else {
+        let json = |g: &G| serde_json::to_value(g.view(Viewer::Seat(seat))).ok();
+        let before = json(state);
+        if before.is_none() || json(&world) != before {
+            "its view"
+        } else {
+            return Ok(());
+        }
+    };
+    Err(format!(
+        "determinize for {name} changed {what}: a re-sampled state must look the same to the seat it is made for"
+    ))
+}
 
 /// A uniform choice in `0..n` (n > 0).
 fn pick(rng: &mut Pcg64Mcg, n: usize) -> usize {
@@ -186,6 +227,7 @@ impl RandomGames {
         let mut session =
             Session::<G>::new(setup, data, &game_id).map_err(|e| format!("cannot start: {e}"))?;
         let mut rng = Pcg64Mcg::seed_from_u64(seed ^ CHOOSER_SALT);
+        let mut world_rng = Pcg64Mcg::seed_from_u64(seed ^ WORLD_SALT);
         let seat_count = session.state().facts().seats.len();
         let mut history: Vec<G::Action> = Vec::new();
         let mut taken = 0usize;
@@ -222,6 +264,15 @@ impl RandomGames {
                     ));
                 }
                 let name = session.seat_name(seat);
+                if self.determinize_every > 0
+                    && pick(&mut world_rng, self.determinize_every as usize) == 0
+                {
+                    for s in (0..seat_count).map(|s| Seat(s as u8)) {
+                        check_determinize(session.state(), s, &mut world_rng)
+                            .map_err(|e| format!("after {taken} actions: {e}"))?;
+                    }
+                    report.determinized += 1;
+                }
                 let legal = session.state().legal_actions(seat);
                 if legal.is_empty() {
                     return Err(format!(

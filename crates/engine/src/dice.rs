@@ -102,6 +102,13 @@ impl Dice {
         }
     }
 
+    /// Replaces the generator with a new one seeded with `seed` and switches to seeded
+    /// mode, forgetting any entered dice: for searches, which must roll dice of their own and
+    /// never learn the real game's future rolls. Never use it on a game in play.
+    pub fn reseed(&mut self, seed: u64) {
+        *self = Dice::new(seed, DiceMode::Seeded);
+    }
+
     /// The dice mode.
     pub fn mode(&self) -> DiceMode {
         self.mode
@@ -295,6 +302,33 @@ mod tests {
         assert_eq!(d.d100(), 100);
         assert_eq!(d.d100(), 7);
         assert!(d.end_action().is_ok());
+    }
+
+    #[test]
+    fn reseeding_forgets_the_future_and_entered_dice() {
+        let mut real = Dice::new(3, DiceMode::Seeded);
+        let mut copy = real.clone();
+        copy.reseed(99);
+        let future: Vec<u8> = (0..50).map(|_| real.d6()).collect();
+        let sampled: Vec<u8> = (0..50).map(|_| copy.d6()).collect();
+        assert_ne!(
+            future, sampled,
+            "a re-seeded copy does not roll the real future"
+        );
+        let mut again = Dice::new(3, DiceMode::Seeded);
+        again.reseed(99);
+        assert_eq!((0..50).map(|_| again.d6()).collect::<Vec<_>>(), sampled);
+
+        let mut manual = Dice::new(1, DiceMode::Manual);
+        manual.begin_action(&[6, 6]).unwrap();
+        manual.reseed(5);
+        assert_eq!(manual.mode(), DiceMode::Seeded);
+        manual.begin_action(&[]).unwrap();
+        manual.d6();
+        assert!(
+            manual.end_action().is_ok(),
+            "rolls its own dice once re-seeded"
+        );
     }
 
     #[test]

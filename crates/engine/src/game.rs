@@ -162,6 +162,69 @@ pub trait Game: Clone + Serialize + Send + Sync + 'static {
     fn dice_mut(&mut self) -> &mut Dice;
     /// The map and counters as `viewer` sees them, for renderers.
     fn board(&self, viewer: Viewer) -> crate::board::Board;
+
+    /// A state consistent with everything `seat` can see, with what it cannot see (other
+    /// seats' secrets: hidden units, orders committed but not revealed) re-sampled from
+    /// `rng`. Searches (information-set Monte Carlo tree search) call it once per iteration,
+    /// so that an AI never reads what its seat may not see.
+    ///
+    /// The dice generator's future is hidden from every seat too: searches re-seed the
+    /// copy's dice with [`Dice::reseed`] after calling this, so games need not. The view of
+    /// `seat`, its legal actions and who must decide must be the same in the copy (the shared
+    /// check [`crate::checks::RandomGames`] verifies it), and how much is drawn from `rng` may
+    /// depend only on what `seat` sees, so that a search's choices do not depend on secrets.
+    /// The default returns a copy, which is right only for a game in which every seat sees
+    /// everything but the dice; a game with hidden information overrides it.
+    fn determinize(&self, seat: Seat, rng: &mut dyn rand_core::RngCore) -> Self {
+        let _ = (seat, rng);
+        self.clone()
+    }
+
+    /// How good the state looks for `seat`, from 0 (lost) to 1 (won), for searches cut short
+    /// before the game ends. Called on re-sampled states ([`Game::determinize`]), so it may
+    /// read the whole state. The default knows nothing: 0.5.
+    fn evaluate(&self, seat: Seat) -> f64 {
+        let _ = seat;
+        0.5
+    }
+
+    /// Numbers a finished game reports for batch simulation, beyond who won: losses per
+    /// side (name them `losses`, with the seat), turns played, anything worth averaging over
+    /// many games. The default reports none.
+    fn stats(&self) -> Vec<Stat> {
+        Vec::new()
+    }
+}
+
+/// A number a game reports about itself for batch simulation ([`Game::stats`]).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Stat {
+    /// What it counts, a short lower-case name (`losses`, `turns`).
+    pub name: String,
+    /// The seat it belongs to, if it is per seat (`losses` of each side).
+    pub seat: Option<Seat>,
+    /// Its value.
+    pub value: f64,
+}
+
+impl Stat {
+    /// A stat of the whole game.
+    pub fn game(name: impl Into<String>, value: f64) -> Self {
+        Stat {
+            name: name.into(),
+            seat: None,
+            value,
+        }
+    }
+
+    /// A stat of one seat.
+    pub fn seat(name: impl Into<String>, seat: Seat, value: f64) -> Self {
+        Stat {
+            name: name.into(),
+            seat: Some(seat),
+            value,
+        }
+    }
 }
 
 /// How to start a game: scenario, options, seed, dice mode and an optional position.

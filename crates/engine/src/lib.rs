@@ -19,7 +19,7 @@ pub use dice::{Dice, DiceError, DiceMode, Die};
 pub use event::{visible_events, Event, Log, Modifier, RollRecord};
 pub use game::{
     Applied, Facts, Game, OptionInfo, Outcome, Pending, Rejection, ScenarioInfo, Seat, Setup,
-    Startable, Viewer, Visibility,
+    Startable, Stat, Viewer, Visibility,
 };
 pub use record::{state_hash, GameRecord, RecordError, RecordedAction};
 pub use render::render_svg;

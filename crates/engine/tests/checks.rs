@@ -17,6 +17,26 @@ fn random_games_play_the_toy_to_the_end() {
         "illegal actions were probed: {report:?}"
     );
     assert!(report.undos > 0, "undo was exercised: {report:?}");
+    assert!(
+        report.determinized > 0,
+        "re-sampled states were checked: {report:?}"
+    );
+}
+
+#[test]
+fn a_determinize_that_changes_what_the_seat_sees_fails() {
+    let mut check = RandomGames::new(20, 2_000);
+    check.determinize_every = 1;
+    let e = check
+        .run::<Race>(&setup(0, DiceMode::Seeded, &["bad-determinize"]), &data())
+        .unwrap_err();
+    assert!(e.message.contains("determinize for"), "{e}");
+    assert!(e.message.contains("changed its view"), "{e}");
+    // The same game with a determinize that re-samples only the other seat's bid passes.
+    let report = check
+        .run::<Race>(&setup(0, DiceMode::Seeded, &[]), &data())
+        .unwrap();
+    assert!(report.determinized > 100, "{report:?}");
 }
 
 #[test]
@@ -52,8 +72,7 @@ fn an_accepted_unlisted_action_fails() {
         .run::<Race>(&setup(0, DiceMode::Seeded, &["lax-apply"]), &data())
         .unwrap_err();
     assert!(
-        e.message
-            .contains("was accepted but is not among the"),
+        e.message.contains("was accepted but is not among the"),
         "{e}"
     );
 }

@@ -7,6 +7,9 @@
 //! - [`games`] is the static table of games ([`GameEntry`]), each with its id, its built-in
 //!   data, its scenarios, constructors and its data audit.
 //! - [`all_data`] gathers the built-in data of every game, with an override folder on top.
+//! - [`simulate`] plays batches of games between AI players ([`ai::PlayerSpec`]) and
+//!   [`ai_move`] lets an AI take a seat's decision in a game in play, for every game through
+//!   its entry's typed functions.
 //! - [`new_game`], [`load`], [`from_record`] and [`replay`] start and rebuild games from a
 //!   scenario id (`crusades-ii/hattin`) or a saved [`GameRecord`]; [`scenarios`] and
 //!   [`audit`] list what every game offers.
@@ -16,8 +19,10 @@
 
 #![warn(missing_docs)]
 
+use std::any::Any;
 use std::path::Path;
 
+use ai::{Doctrine, NoDoctrine, PlayerSpec};
 use engine::{
     ActError, AuditEntry, Board, DataErrors, DataSet, DiceMode, Event, Facts, GameRecord,
     OptionInfo, Outcome, Pending, RecordError, RecordedAction, ScenarioInfo, Seat, Session,
@@ -25,8 +30,14 @@ use engine::{
 };
 use serde::{Deserialize, Serialize};
 
+mod simulate;
 #[cfg(any(test, feature = "toy"))]
 pub mod toy;
+
+pub use simulate::{
+    game_seed, player_seed, Batch, Bin, Length, OutcomeCount, Proportion, SeatSummary,
+    SimulateError, StatSummary, Summary, CHUNK,
+};
 
 #[cfg(test)]
 mod tests;
@@ -72,6 +83,8 @@ pub trait AnyGame: Send {
     fn state_hash(&self) -> String;
     /// Saves the record atomically to `path`.
     fn save(&self, path: &Path) -> Result<(), RecordError>;
+    /// The game as [`Any`], for its entry's typed functions ([`GameEntry::ai_move`]).
+    fn as_any_mut(&mut self) -> &mut dyn Any;
 }
 
 impl<G: Startable> AnyGame for Session<G> {
@@ -147,6 +160,10 @@ impl<G: Startable> AnyGame for Session<G> {
     fn save(&self, path: &Path) -> Result<(), RecordError> {
         Session::save(self, path)
     }
+
+    fn as_any_mut(&mut self) -> &mut dyn Any {
+        self
+    }
 }
 
 /// A constructor of a game from a setup, given the game's id.
@@ -157,6 +174,37 @@ pub type LoadFn = fn(GameRecord, &DataSet) -> Result<Box<dyn AnyGame>, SessionEr
 pub type ScenariosFn = fn(&DataSet) -> Result<Vec<ScenarioInfo>, DataErrors>;
 /// A game's data audit: every value with its provenance.
 pub type AuditFn = fn(&DataSet) -> Result<Vec<AuditEntry>, DataErrors>;
+/// Plays a batch of the game, given its id, calling the last argument once per game played.
+pub type SimulateFn =
+    fn(&str, &Plan, &DataSet, &(dyn Fn() + Sync)) -> Result<Summary, SimulateError>;
+/// Lets an AI player take a seat's decision in a game of this entry, with this seed.
+pub type AiMoveFn = fn(&mut dyn AnyGame, Seat, &PlayerSpec, u64) -> Result<AiMove, RegistryError>;
+/// Checks that a player can be made for the game of this id.
+pub type CheckPlayerFn = fn(&str, &PlayerSpec) -> Result<(), ai::AiError>;
+
+/// A batch to play, as [`simulate`] resolves it for an entry's [`GameEntry::simulate`].
+#[derive(Clone, Debug, PartialEq)]
+pub struct Plan {
+    /// The full scenario id (`crusades-ii/hab`).
+    pub scenario: String,
+    /// How to start each game (its seed is replaced by each game's own).
+    pub setup: Setup,
+    /// Seat names, in seat order.
+    pub seats: Vec<String>,
+    /// One player per seat, in seat order.
+    pub players: Vec<PlayerSpec>,
+    /// How many games, from which seed, on how many threads.
+    pub batch: Batch,
+}
+
+/// What an AI did in a game in play ([`ai_move`]).
+#[derive(Clone, Debug, PartialEq)]
+pub struct AiMove {
+    /// The action taken, in notation. It may be secret: show it only to its seat.
+    pub action: String,
+    /// The action's events that its seat may see.
+    pub events: Vec<Event>,
+}
 
 /// One game of the table: its id, built-in data, scenarios, constructors and audit.
 #[derive(Clone, Copy)]
@@ -173,6 +221,12 @@ pub struct GameEntry {
     pub load: LoadFn,
     /// Every value of its data with its provenance.
     pub audit: AuditFn,
+    /// Plays batches of games between AI players.
+    pub simulate: SimulateFn,
+    /// Lets an AI take a decision in a game in play.
+    pub ai_move: AiMoveFn,
+    /// Checks that a player can be made for this game (`heuristic` needs a doctrine).
+    pub check_player: CheckPlayerFn,
 }
 
 impl std::fmt::Debug for GameEntry {
@@ -203,8 +257,65 @@ fn load_session<G: Startable>(
     Ok(Box::new(Session::<G>::from_record(record, data)?))
 }
 
-/// The table entry of game `G` under `id`, with its built-in data and audit.
+fn simulate_session<G: Startable, D: Doctrine<G>>(
+    id: &str,
+    plan: &Plan,
+    data: &DataSet,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Summary, SimulateError> {
+    simulate::simulate_games::<G, D>(id, plan, data, progress)
+}
+
+fn ai_move_session<G: Startable, D: Doctrine<G>>(
+    game: &mut dyn AnyGame,
+    seat: Seat,
+    spec: &PlayerSpec,
+    seed: u64,
+) -> Result<AiMove, RegistryError> {
+    let id = game.game_id();
+    let name = game.seat_name(seat);
+    let fail = |message: String| RegistryError::AiMove {
+        seat: name.clone(),
+        message,
+    };
+    let session = game
+        .as_any_mut()
+        .downcast_mut::<Session<G>>()
+        .ok_or_else(|| fail(format!("the game in play is not a game of {id}")))?;
+    if session.state().legal_actions(seat).is_empty() {
+        return Err(fail(format!("{name} has no decision to make now")));
+    }
+    let mut player = spec.build::<G, D>(&id, seed)?;
+    let action = player.choose(session.state(), seat);
+    let text = session.state().action_text(&action);
+    let events = session
+        .act_action(seat, &action, &[])
+        .map_err(|e| fail(format!("its action `{text}` was refused: {e}")))?;
+    Ok(AiMove {
+        action: text,
+        events,
+    })
+}
+
+fn check_player_session<G: Startable, D: Doctrine<G>>(
+    id: &str,
+    spec: &PlayerSpec,
+) -> Result<(), ai::AiError> {
+    spec.build::<G, D>(id, 0).map(drop)
+}
+
+/// The table entry of game `G` under `id`, with its built-in data and audit, and no
+/// heuristic player.
 pub fn register<G: Startable>(
+    id: &'static str,
+    data: fn() -> DataSet,
+    audit: AuditFn,
+) -> GameEntry {
+    register_with::<G, NoDoctrine>(id, data, audit)
+}
+
+/// The table entry of game `G` under `id`, whose heuristic player is `D`'s.
+pub fn register_with<G: Startable, D: Doctrine<G>>(
     id: &'static str,
     data: fn() -> DataSet,
     audit: AuditFn,
@@ -216,6 +327,9 @@ pub fn register<G: Startable>(
         new: new_session::<G>,
         load: load_session::<G>,
         audit,
+        simulate: simulate_session::<G, D>,
+        ai_move: ai_move_session::<G, D>,
+        check_player: check_player_session::<G, D>,
     }
 }
 
@@ -288,6 +402,45 @@ pub enum RegistryError {
     /// The record could not be read.
     #[error(transparent)]
     Record(#[from] RecordError),
+    /// A seat name the scenario does not have.
+    #[error("no seat `{seat}` in {scenario} (seats: {})", known.join(", "))]
+    UnknownSeat {
+        /// The name given.
+        seat: String,
+        /// The full scenario id.
+        scenario: String,
+        /// Its seat names.
+        known: Vec<String>,
+    },
+    /// Two players for one seat.
+    #[error("seat {seat} is given two players: give each seat at most one")]
+    DuplicateSeat {
+        /// The seat's name.
+        seat: String,
+    },
+    /// A player could not be made (a bad spec, or no heuristic for the game).
+    #[error(transparent)]
+    Ai(#[from] ai::AiError),
+    /// A batch of games stopped.
+    #[error(transparent)]
+    Simulate(SimulateError),
+    /// An AI could not take a decision in a game in play.
+    #[error("the AI player of {seat} could not play: {message}")]
+    AiMove {
+        /// The seat's name.
+        seat: String,
+        /// Why.
+        message: String,
+    },
+}
+
+impl From<SimulateError> for RegistryError {
+    fn from(e: SimulateError) -> Self {
+        match e {
+            SimulateError::Player(a) => RegistryError::Ai(a),
+            e => RegistryError::Simulate(e),
+        }
+    }
 }
 
 impl From<DataErrors> for RegistryError {
@@ -304,6 +457,8 @@ impl RegistryError {
             self,
             RegistryError::Record(RecordError::Io { .. })
                 | RegistryError::Session(SessionError::Record(RecordError::Io { .. }))
+                | RegistryError::Simulate(_)
+                | RegistryError::AiMove { .. }
         )
     }
 }
@@ -428,6 +583,19 @@ pub fn new_game(
     position: Option<String>,
     data: &DataSet,
 ) -> Result<Box<dyn AnyGame>, RegistryError> {
+    let (entry, setup, _) = resolve(scenario_id, options, seed, dice, position, data)?;
+    Ok(entry.start(setup, data)?)
+}
+
+/// The game, set-up and scenario of a scenario id with these options (checked).
+fn resolve(
+    scenario_id: &str,
+    options: &[String],
+    seed: u64,
+    dice: DiceMode,
+    position: Option<String>,
+    data: &DataSet,
+) -> Result<(GameEntry, Setup, Scenario), RegistryError> {
     let (entry, scenario) = find_scenario(scenario_id, data)?;
     for o in options {
         if !scenario.options.iter().any(|k| k.name == *o) {
@@ -449,7 +617,85 @@ pub fn new_game(
         dice,
         position,
     };
-    Ok(entry.start(setup, data)?)
+    Ok((entry, setup, scenario))
+}
+
+/// Plays a batch of games of the scenario `scenario_id` with these options: `players` names
+/// a player for some seats by seat name (ASCII case ignored); the others are
+/// [`PlayerSpec::Random`]. `progress` is called once per game played, from any thread. See
+/// [`Summary`] for what it finds and [`Batch`] for the seeds.
+pub fn simulate(
+    scenario_id: &str,
+    options: &[String],
+    players: &[(String, PlayerSpec)],
+    batch: Batch,
+    data: &DataSet,
+    progress: &(dyn Fn() + Sync),
+) -> Result<Summary, RegistryError> {
+    let (entry, setup, scenario) = resolve(
+        scenario_id,
+        options,
+        batch.seed,
+        DiceMode::Seeded,
+        None,
+        data,
+    )?;
+    let mut specs: Vec<Option<PlayerSpec>> = vec![None; scenario.seats.len()];
+    for (name, spec) in players {
+        let i = scenario
+            .seats
+            .iter()
+            .position(|s| s.eq_ignore_ascii_case(name))
+            .ok_or_else(|| RegistryError::UnknownSeat {
+                seat: name.clone(),
+                scenario: scenario.id.clone(),
+                known: scenario.seats.clone(),
+            })?;
+        if specs[i].replace(*spec).is_some() {
+            return Err(RegistryError::DuplicateSeat {
+                seat: scenario.seats[i].clone(),
+            });
+        }
+    }
+    let plan = Plan {
+        scenario: scenario.id.clone(),
+        setup,
+        seats: scenario.seats.clone(),
+        players: specs
+            .into_iter()
+            .map(|s| s.unwrap_or(PlayerSpec::Random))
+            .collect(),
+        batch,
+    };
+    Ok((entry.simulate)(entry.id, &plan, data, progress)?)
+}
+
+/// Checks that an AI player of kind `spec` can play `game` (a `heuristic` needs the game's
+/// doctrine), before any move is asked of it.
+pub fn check_player(game: &dyn AnyGame, spec: &PlayerSpec) -> Result<(), RegistryError> {
+    let id = game.game_id();
+    let entry = self::game(&id).ok_or_else(|| RegistryError::UnknownGame {
+        game: id.clone(),
+        known: games().iter().map(|g| g.id.to_string()).collect(),
+    })?;
+    Ok((entry.check_player)(&id, spec)?)
+}
+
+/// Lets an AI player of kind `spec`, with its choices fixed by `seed`, take `seat`'s
+/// decision in a game in play. The player sees only what `seat` may see. Returns the action
+/// (which may be secret) and its events that `seat` may see.
+pub fn ai_move(
+    game: &mut dyn AnyGame,
+    seat: Seat,
+    spec: &PlayerSpec,
+    seed: u64,
+) -> Result<AiMove, RegistryError> {
+    let id = game.game_id();
+    let entry = self::game(&id).ok_or_else(|| RegistryError::UnknownGame {
+        game: id.clone(),
+        known: games().iter().map(|g| g.id.to_string()).collect(),
+    })?;
+    (entry.ai_move)(game, seat, spec, seed)
 }
 
 /// Rebuilds a game from its record: finds its game, starts it and replays every action,

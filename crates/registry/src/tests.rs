@@ -2,6 +2,7 @@
 //! through [`AnyGame`] only.
 
 use super::*;
+use ai::PlayerSpec;
 
 fn data() -> DataSet {
     all_data(None).unwrap()
@@ -225,4 +226,195 @@ fn crusades_ii_is_registered_with_its_scenarios_and_audit() {
         .unwrap()
         .iter()
         .any(|e| e.file.starts_with("crusades-ii/")));
+}
+
+fn batch(games: u64, seed: u64, threads: usize) -> Batch {
+    Batch {
+        games,
+        seed,
+        threads,
+        max_actions: Batch::MAX_ACTIONS,
+    }
+}
+
+fn spec(text: &str) -> PlayerSpec {
+    text.parse().unwrap()
+}
+
+#[test]
+fn a_batch_is_the_same_at_any_thread_count() {
+    let d = data();
+    let run = |games, seed, players: &[(String, PlayerSpec)], threads| {
+        simulate(
+            "toy-race/race",
+            &[],
+            players,
+            batch(games, seed, threads),
+            &d,
+            &|| {},
+        )
+        .unwrap()
+    };
+    // More games than a chunk, so that chunks are folded in order too.
+    let one = run(CHUNK + 44, 7, &[], 1);
+    assert_eq!(one, run(CHUNK + 44, 7, &[], 3));
+    assert_eq!(one.games, CHUNK + 44);
+    assert_ne!(one, run(CHUNK + 44, 8, &[], 2), "another seed, other games");
+    let searching = [("east".to_string(), spec("mcts:30"))];
+    assert_eq!(run(24, 7, &searching, 1), run(24, 7, &searching, 4));
+}
+
+#[test]
+fn a_summary_counts_every_game_and_the_games_stats() {
+    let d = data();
+    let played = std::sync::atomic::AtomicU64::new(0);
+    let s = simulate(
+        "toy-race/race",
+        &["short".into()],
+        &[("West".into(), spec("mcts:40"))],
+        batch(60, 3, 2),
+        &d,
+        &|| {
+            played.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        },
+    )
+    .unwrap();
+    assert_eq!(played.into_inner(), 60, "progress is called once per game");
+    assert_eq!(s.scenario, "toy-race/race");
+    assert_eq!(s.options, ["short"]);
+    assert!(s.deterministic);
+    assert_eq!(
+        s.seats
+            .iter()
+            .map(|x| (x.seat.as_str(), x.player.as_str()))
+            .collect::<Vec<_>>(),
+        [("East", "random"), ("West", "mcts:40")]
+    );
+    let wins: u64 = s.seats.iter().map(|x| x.wins.count).sum();
+    assert_eq!(wins + s.draws.count + s.unfinished, 60);
+    assert_eq!(s.outcomes.iter().map(|o| o.games).sum::<u64>(), 60);
+    for x in &s.seats {
+        assert!(x.wins.low <= x.wins.rate && x.wins.rate <= x.wins.high);
+    }
+    // A search beats a random runner.
+    assert!(
+        s.seats[1].wins.count > s.seats[0].wins.count,
+        "{:?}",
+        s.seats
+    );
+    assert_eq!(s.length.histogram.iter().map(|b| b.games).sum::<u64>(), 60);
+    assert!(s.length.min <= s.length.median && s.length.median <= s.length.max);
+    let names: Vec<(&str, Option<&str>)> = s
+        .stats
+        .iter()
+        .map(|x| (x.name.as_str(), x.seat.as_deref()))
+        .collect();
+    assert_eq!(
+        names,
+        [
+            ("points", Some("East")),
+            ("points", Some("West")),
+            ("rounds", None)
+        ]
+    );
+    // The short race ends at 10 points: the winner has at least 10.
+    assert!(s.stats.iter().all(|x| x.games == 60 && x.min <= x.max));
+    assert!(s.stats[0].max.max(s.stats[1].max) >= 10.0);
+
+    let capped = simulate(
+        "toy-race/race",
+        &[],
+        &[],
+        Batch {
+            max_actions: 3,
+            ..batch(5, 1, 2)
+        },
+        &d,
+        &|| {},
+    )
+    .unwrap();
+    assert_eq!(capped.unfinished, 5);
+    assert_eq!((capped.length.min, capped.length.max), (3, 3));
+    assert!(capped.outcomes.is_empty());
+}
+
+#[test]
+fn bad_seats_and_players_are_refused_before_any_game() {
+    let d = data();
+    let run = |players: &[(String, PlayerSpec)]| {
+        simulate("toy-race/race", &[], players, batch(3, 1, 1), &d, &|| {})
+            .err()
+            .unwrap()
+    };
+    let e = run(&[("North".into(), PlayerSpec::Random)]);
+    assert_eq!(
+        e.to_string(),
+        "no seat `North` in toy-race/race (seats: East, West)"
+    );
+    assert!(e.is_bad_input());
+    let e = run(&[
+        ("east".into(), PlayerSpec::Random),
+        ("East".into(), spec("mcts:5")),
+    ]);
+    assert!(
+        e.to_string().contains("seat East is given two players"),
+        "{e}"
+    );
+    let e = run(&[("East".into(), PlayerSpec::Heuristic)]);
+    assert_eq!(
+        e.to_string(),
+        "no heuristic doctrine for toy-race yet: use random or mcts"
+    );
+    assert!(e.is_bad_input());
+    let e = simulate(
+        "toy-race/race",
+        &["fast".into()],
+        &[],
+        batch(1, 1, 1),
+        &d,
+        &|| {},
+    )
+    .err()
+    .unwrap();
+    assert!(e.to_string().contains("no option `fast`"), "{e}");
+}
+
+#[test]
+fn an_ai_takes_a_decision_in_a_game_in_play() {
+    let mut g = race(2);
+    let east = g.seat_named("East").unwrap();
+    let west = g.seat_named("West").unwrap();
+    let legal = g.legal_actions(east);
+    let m = ai_move(g.as_mut(), east, &spec("mcts:50"), 9).unwrap();
+    assert!(legal.contains(&m.action), "{m:?}");
+    assert_eq!(g.record().actions.len(), 1);
+    assert!(
+        m.events.iter().any(|e| e.text.contains("in secret")),
+        "{m:?}"
+    );
+    // The same seed in the same game gives the same action.
+    let mut again = race(2);
+    assert_eq!(
+        ai_move(again.as_mut(), east, &spec("mcts:50"), 9)
+            .unwrap()
+            .action,
+        m.action
+    );
+    // East has bid: it has no decision left this round.
+    let e = ai_move(g.as_mut(), east, &PlayerSpec::Random, 1).unwrap_err();
+    assert!(
+        e.to_string().contains("East has no decision to make now"),
+        "{e}"
+    );
+    assert!(!e.is_bad_input());
+    let e = ai_move(g.as_mut(), west, &PlayerSpec::Heuristic, 1).unwrap_err();
+    assert!(e.is_bad_input(), "{e}");
+    let e = check_player(g.as_ref(), &PlayerSpec::Heuristic).unwrap_err();
+    assert!(
+        e.to_string().contains("no heuristic doctrine for toy-race"),
+        "{e}"
+    );
+    check_player(g.as_ref(), &spec("mcts:2s")).unwrap();
+    ai_move(g.as_mut(), west, &PlayerSpec::Random, 1).unwrap();
+    assert_eq!(g.record().actions.len(), 2);
 }

@@ -6,6 +6,10 @@
 //! twice), then either roll a d6 and add it (plus boosts) to their points, or rest to regain
 //! two tokens. A tie gives each one point. Reaching the target ends the game; the higher score
 //! wins. A position file (TOML with `points`, `tokens` and `round`) starts mid-race.
+//!
+//! For AI players it re-samples the other seat's secret bid ([`Game::determinize`]), scores a
+//! race cut short by the lead in points ([`Game::evaluate`]) and reports each seat's points
+//! and the rounds run ([`Game::stats`]).
 
 use std::collections::BTreeMap;
 
@@ -13,7 +17,7 @@ use engine::board::{BoardCounter, BoardHex, BoardRoad, Style};
 use engine::{
     Applied, AuditEntry, Board, DataErrors, DataSet, Dice, Event, Facts, Game, Log, Modifier,
     OptionInfo, Outcome, Pending, Provenance, Rejection, RollRecord, ScenarioInfo, Seat, Setup,
-    Startable, Viewer,
+    Startable, Stat, Viewer,
 };
 use hexgrid::{ColumnShove, HexId, Layout, Vertex};
 use serde::{Deserialize, Serialize};
@@ -396,6 +400,34 @@ impl Game for Race {
 
     fn dice(&self) -> &Dice {
         &self.dice
+    }
+
+    fn determinize(&self, seat: Seat, rng: &mut dyn rand_core::RngCore) -> Self {
+        let mut world = self.clone();
+        if let Phase::Bidding { bids } = &mut world.phase {
+            for other in [EAST, WEST].into_iter().filter(|&s| s != seat) {
+                if let Some(bid) = &mut bids[other.index()] {
+                    let most = MAX_BID.min(self.tokens[other.index()]);
+                    *bid = (rng.next_u64() % u64::from(most + 1)) as u8;
+                }
+            }
+        }
+        world
+    }
+
+    fn evaluate(&self, seat: Seat) -> f64 {
+        let me = f64::from(self.points[seat.index()]);
+        let them = f64::from(self.points[1 - seat.index()]);
+        (0.5 + (me - them) / (2.0 * f64::from(self.target.max(1)))).clamp(0.0, 1.0)
+    }
+
+    fn stats(&self) -> Vec<Stat> {
+        let mut v: Vec<Stat> = [EAST, WEST]
+            .into_iter()
+            .map(|s| Stat::seat("points", s, f64::from(self.points[s.index()])))
+            .collect();
+        v.push(Stat::game("rounds", f64::from(self.round)));
+        v
     }
 
     fn dice_mut(&mut self) -> &mut Dice {

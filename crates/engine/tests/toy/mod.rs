@@ -8,7 +8,8 @@
 //!
 //! Options that break it on purpose, so that the checks can be seen to fail:
 //! `leaky-view` (the view shows both bids), `lists-illegal` (lists `bid 9`, which is refused),
-//! `lax-apply` (accepts any bid up to 3 even without the tokens), `endless` (never ends).
+//! `lax-apply` (accepts any bid up to 3 even without the tokens), `endless` (never ends),
+//! `bad-determinize` (re-samples the deciding seat's own bid too, which it can see).
 
 #![allow(dead_code)]
 
@@ -69,6 +70,7 @@ pub struct Flags {
     lists_illegal: bool,
     lax_apply: bool,
     endless: bool,
+    bad_determinize: bool,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -357,6 +359,22 @@ impl Game for Race {
         })
     }
 
+    fn determinize(&self, seat: Seat, rng: &mut dyn rand_core::RngCore) -> Self {
+        let mut world = self.clone();
+        if let Phase::Bidding { bids } = &mut world.phase {
+            for other in [EAST, WEST] {
+                if other == seat && !self.flags.bad_determinize {
+                    continue;
+                }
+                if let Some(bid) = &mut bids[other.index()] {
+                    let most = MAX_BID.min(self.tokens[other.index()]);
+                    *bid = (rng.next_u64() % u64::from(most + 1)) as u8;
+                }
+            }
+        }
+        world
+    }
+
     fn dice(&self) -> &Dice {
         &self.dice
     }
@@ -448,13 +466,19 @@ impl Startable for Race {
             id: "race".into(),
             title: "Race to Twenty".into(),
             seats: SEATS.iter().map(|s| s.to_string()).collect(),
-            options: ["leaky-view", "lists-illegal", "lax-apply", "endless"]
-                .iter()
-                .map(|n| OptionInfo {
-                    name: n.to_string(),
-                    about: "breaks the toy on purpose".into(),
-                })
-                .collect(),
+            options: [
+                "leaky-view",
+                "lists-illegal",
+                "lax-apply",
+                "endless",
+                "bad-determinize",
+            ]
+            .iter()
+            .map(|n| OptionInfo {
+                name: n.to_string(),
+                about: "breaks the toy on purpose".into(),
+            })
+            .collect(),
         }])
     }
 
@@ -475,6 +499,7 @@ impl Startable for Race {
                 "lists-illegal" => flags.lists_illegal = true,
                 "lax-apply" => flags.lax_apply = true,
                 "endless" => flags.endless = true,
+                "bad-determinize" => flags.bad_determinize = true,
                 other => errors.push(file, None, format!("no option `{other}`")),
             }
         }

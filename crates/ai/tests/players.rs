@@ -1,0 +1,201 @@
+//! The players on `prizes`, a small game of secret bids in which skill matters: random
+//! players play legal actions; a search beats a random player clearly, also when it must cut
+//! rollouts short and rely on the game's evaluation; searches repeat for a seed.
+
+mod prizes;
+
+use std::time::{Duration, Instant};
+
+use ai::{Budget, Mcts, NoDoctrine, Player, PlayerSpec, RandomPlayer};
+use engine::{random_games, Game, Log, Pending, Seat, Session};
+use prizes::{data, setup, Bid, Prizes, EAST, WEST};
+
+/// Plays one game from `game` with a player per seat; returns the winner.
+fn play(mut game: Prizes, players: &mut [Box<dyn Player<Prizes>>]) -> Option<Seat> {
+    while let Pending::Seats(seats) = game.pending() {
+        let seat = seats[0];
+        let action = players[seat.index()].choose(&game, seat);
+        assert!(game.legal_actions(seat).contains(&action), "{action:?}");
+        game.apply(seat, &action, &mut Log::discarding()).unwrap();
+    }
+    game.outcome()
+        .expect("a finished game has an outcome")
+        .winner
+}
+
+/// The share of points (a win 1, a draw 1/2) that `make_a` scores against `make_b` over
+/// `pairs` seeds, each played twice with the seats swapped, on the games `new` makes.
+fn score(
+    pairs: u64,
+    new: impl Fn(u64) -> Prizes,
+    make_a: impl Fn(u64) -> Box<dyn Player<Prizes>>,
+    make_b: impl Fn(u64) -> Box<dyn Player<Prizes>>,
+) -> f64 {
+    let mut points = 0.0;
+    for seed in 0..pairs {
+        for a_seat in [EAST, WEST] {
+            let game = new(seed);
+            let mut players = if a_seat == EAST {
+                vec![make_a(seed), make_b(seed + 1_000)]
+            } else {
+                vec![make_b(seed + 1_000), make_a(seed)]
+            };
+            points += match play(game, &mut players) {
+                Some(w) if w == a_seat => 1.0,
+                Some(_) => 0.0,
+                None => 0.5,
+            };
+        }
+    }
+    points / (2 * pairs) as f64
+}
+
+fn mcts(iterations: u32) -> impl Fn(u64) -> Box<dyn Player<Prizes>> {
+    move |seed| Box::new(Mcts::new(Budget::Iterations(iterations), seed))
+}
+
+fn random() -> impl Fn(u64) -> Box<dyn Player<Prizes>> {
+    |seed| Box::new(RandomPlayer::new(seed))
+}
+
+#[test]
+fn the_test_game_passes_the_engines_shared_checks() {
+    let report = random_games::<Prizes>(&setup(0), &data(), 50, 100);
+    assert_eq!(report.finished, 50);
+    assert!(report.determinized > 0, "{report:?}");
+}
+
+#[test]
+fn random_players_take_legal_actions_to_the_end() {
+    for seed in 0..30 {
+        let mut session = Session::<Prizes>::new(setup(seed), &data(), "prizes").unwrap();
+        let mut players = [RandomPlayer::new(seed), RandomPlayer::new(seed + 1)];
+        let mut seen = Vec::new();
+        while let Pending::Seats(seats) = session.state().pending() {
+            let seat = seats[0];
+            let action: Bid = players[seat.index()].choose(session.state(), seat);
+            assert!(session.state().legal_actions(seat).contains(&action));
+            session.act_action(seat, &action, &[]).unwrap();
+            seen.push(action);
+        }
+        assert_eq!(seen.len(), 10, "five rounds of two bids");
+        assert!(session.state().outcome().is_some());
+    }
+    // Uniform: over many choices from a full hand, every card is chosen.
+    let game = Prizes::new(1);
+    let mut player = RandomPlayer::new(9);
+    let mut counts = [0u32; 5];
+    for _ in 0..1_000 {
+        let Bid(card) = player.choose(&game, EAST);
+        counts[usize::from(card) - 1] += 1;
+    }
+    assert!(
+        counts.iter().all(|&c| (140..=260).contains(&c)),
+        "{counts:?}"
+    );
+}
+
+#[test]
+fn a_search_beats_a_random_player_clearly() {
+    let share = score(100, Prizes::new, mcts(200), random());
+    assert!(share >= 0.75, "MCTS scored {share:.3} against random");
+    // Two random players are even, so the margin above is skill.
+    let even = score(100, Prizes::new, random(), random());
+    assert!(
+        (0.38..=0.62).contains(&even),
+        "random against random: {even:.3}"
+    );
+}
+
+#[test]
+fn rollouts_cut_short_rely_on_the_games_evaluation() {
+    let capped = |seed| -> Box<dyn Player<Prizes>> {
+        let mut m = Mcts::new(Budget::Iterations(200), seed);
+        m.rollout_cap = Some(0);
+        Box::new(m)
+    };
+    // Nine cards: too deep for 200 iterations to reach the end in the tree.
+    let informed = score(100, |seed| Prizes::with_cards(seed, 9), capped, random());
+    assert!(informed >= 0.7, "with the evaluation: {informed:.3}");
+    // The same search on a game whose evaluation says nothing (always 1/2) learns little, so
+    // it scores far less.
+    let blind = score(
+        100,
+        |seed| Prizes {
+            blind: true,
+            ..Prizes::with_cards(seed, 9)
+        },
+        capped,
+        random(),
+    );
+    assert!(
+        blind + 0.1 < informed,
+        "blind {blind:.3}, informed {informed:.3}"
+    );
+}
+
+#[test]
+fn searches_repeat_for_a_seed_and_differ_between_seeds() {
+    let game = Prizes::new(4);
+    let a = Mcts::new(Budget::Iterations(300), 11).search(&game, EAST);
+    let b = Mcts::new(Budget::Iterations(300), 11).search(&game, EAST);
+    assert_eq!(a, b);
+    assert_eq!(a.iterations, 300);
+    assert_eq!(a.choices.len(), 5);
+    assert_eq!(
+        a.choices.iter().map(|c| c.visits).sum::<u32>(),
+        300,
+        "every iteration goes through one root action"
+    );
+    let c = Mcts::new(Budget::Iterations(300), 12).search(&game, EAST);
+    assert_ne!(a, c, "another seed samples other worlds");
+    // A whole game between two searches repeats too.
+    let game_with = |seed| {
+        let mut players: Vec<Box<dyn Player<Prizes>>> = vec![mcts(50)(seed), mcts(50)(seed + 1)];
+        let mut g = Prizes::new(seed);
+        let mut actions = Vec::new();
+        while let Pending::Seats(seats) = g.pending() {
+            let a = players[seats[0].index()].choose(&g, seats[0]);
+            g.apply(seats[0], &a, &mut Log::discarding()).unwrap();
+            actions.push(a);
+        }
+        actions
+    };
+    assert_eq!(game_with(3), game_with(3));
+}
+
+#[test]
+fn a_time_budget_stops_in_time_and_a_single_action_needs_no_search() {
+    let game = Prizes::new(2);
+    let start = Instant::now();
+    let s = Mcts::new(Budget::Time(Duration::from_millis(100)), 1).search(&game, WEST);
+    let took = start.elapsed();
+    assert!(s.iterations > 10, "{s:?}");
+    assert!(took < Duration::from_secs(2), "{took:?}");
+    assert!(game.legal_actions(WEST).contains(&s.choices[s.best].action));
+
+    let mut last = Prizes::new(2);
+    last.hands = [vec![3], vec![4]];
+    last.deck.clear();
+    let s = Mcts::new(Budget::Iterations(500), 1).search(&last, EAST);
+    assert_eq!((s.iterations, s.choices.len()), (0, 1));
+}
+
+#[test]
+fn specs_build_players_and_heuristic_is_refused_without_a_doctrine() {
+    let game = Prizes::new(5);
+    for text in ["random", "mcts:20", "mcts:0.01s"] {
+        let spec: PlayerSpec = text.parse().unwrap();
+        let mut player = spec.build::<Prizes, NoDoctrine>("prizes", 1).unwrap();
+        let a = player.choose(&game, EAST);
+        assert!(game.legal_actions(EAST).contains(&a), "{text}");
+    }
+    let e = PlayerSpec::Heuristic
+        .build::<Prizes, NoDoctrine>("prizes", 1)
+        .err()
+        .unwrap();
+    assert_eq!(
+        e.to_string(),
+        "no heuristic doctrine for prizes yet: use random or mcts"
+    );
+}
