@@ -644,6 +644,7 @@ pub fn load(data: &DataSet, battle: &str) -> Result<Arc<Battle>, DataErrors> {
     let seats = sf.seats.clone();
     if seats.len() != 2 {
         errors.push(&scenario_path, None, "`seats` must name exactly two seats");
+        errors.locate(data);
         return Err(errors);
     }
     let seat_of = |name: &str, file: &str, errors: &mut DataErrors| -> Seat {
@@ -1095,6 +1096,7 @@ pub fn load(data: &DataSet, battle: &str) -> Result<Arc<Battle>, DataErrors> {
         holy_cross_losses,
         audit,
     };
+    errors.locate(data);
     errors.into_result(Arc::new(battle))
 }
 

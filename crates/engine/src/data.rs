@@ -71,6 +71,24 @@ impl DataErrors {
         });
     }
 
+    /// Gives each problem without a line the line of its file where the first value quoted in
+    /// its message (between backticks) first appears, so that checks made after parsing
+    /// still point at the line to mend.
+    pub fn locate(&mut self, data: &DataSet) {
+        for e in &mut self.0 {
+            if e.line.is_some() {
+                continue;
+            }
+            let Ok(text) = data.text(&e.file) else { continue };
+            let quoted = e.message.split('`').nth(1).filter(|q| !q.is_empty());
+            if let Some(q) = quoted {
+                if let Some(at) = text.find(q) {
+                    e.line = Some(line_of(text, at));
+                }
+            }
+        }
+    }
+
     /// `Ok(value)` when no problem was found.
     pub fn into_result<T>(self, value: T) -> Result<T, DataErrors> {
         if self.0.is_empty() {
