@@ -38,8 +38,15 @@ fn a_wrong_value_names_file_line_and_the_valid_values() {
     std::fs::write(dir.join(path), bad).unwrap();
     let mut data = crusades_ii::builtin_data();
     data.override_from(&dir).unwrap();
-    let e = crusades_ii::scenario::load(&data, "hattin").unwrap_err().to_string();
-    assert!(e.contains(&format!("{path}:{line}: unknown terrain `forest`; valid: clear, woods")), "{e}");
+    let e = crusades_ii::scenario::load(&data, "hattin")
+        .unwrap_err()
+        .to_string();
+    assert!(
+        e.contains(&format!(
+            "{path}:{line}: unknown terrain `forest`; valid: clear, woods"
+        )),
+        "{e}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }
 
