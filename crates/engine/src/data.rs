@@ -79,7 +79,9 @@ impl DataErrors {
             if e.line.is_some() {
                 continue;
             }
-            let Ok(text) = data.text(&e.file) else { continue };
+            let Ok(text) = data.text(&e.file) else {
+                continue;
+            };
             let quoted = e.message.split('`').nth(1).filter(|q| !q.is_empty());
             if let Some(q) = quoted {
                 if let Some(at) = text.find(q) {
