@@ -31,8 +31,9 @@ fn run(scenario: &str, options: &[&str], games: usize) {
     );
 }
 
-/// How many games each test plays: `CRUSADES_RANDOM_GAMES` (for a long run, e.g. 200), or
-/// `default` (a few seconds a game in release mode keeps the suite quick).
+/// How many games each test plays: `default` (100 basic and 100 advanced games make the 200
+/// seeded random games a scenario must survive), or `CRUSADES_RANDOM_GAMES` (5 for a quick
+/// run, more for a long one). A game takes a few seconds in release mode.
 fn games(default: usize) -> usize {
     std::env::var("CRUSADES_RANDOM_GAMES")
         .ok()
@@ -42,22 +43,22 @@ fn games(default: usize) -> usize {
 
 #[test]
 fn hattin_random_games() {
-    run("hattin", &[], games(3));
+    run("hattin", &[], games(100));
 }
 
 #[test]
 fn hab_random_games() {
-    run("hab", &[], games(3));
+    run("hab", &[], games(100));
 }
 
 #[test]
 fn nicopolis_random_games() {
-    run("nicopolis", &[], games(3));
+    run("nicopolis", &[], games(100));
 }
 
 #[test]
 fn tannenburg_random_games() {
-    run("tannenburg", &[], games(3));
+    run("tannenburg", &[], games(100));
 }
 
 /// Every advanced and optional rule of 16.0 at once.
@@ -74,20 +75,20 @@ const ADVANCED: &[&str] = &[
 
 #[test]
 fn hattin_random_games_with_the_advanced_rules() {
-    run("hattin", ADVANCED, games(2));
+    run("hattin", ADVANCED, games(100));
 }
 
 #[test]
 fn hab_random_games_with_the_advanced_rules() {
-    run("hab", ADVANCED, games(2));
+    run("hab", ADVANCED, games(100));
 }
 
 #[test]
 fn nicopolis_random_games_with_the_advanced_rules() {
-    run("nicopolis", ADVANCED, games(2));
+    run("nicopolis", ADVANCED, games(100));
 }
 
 #[test]
 fn tannenburg_random_games_with_the_advanced_rules() {
-    run("tannenburg", ADVANCED, games(2));
+    run("tannenburg", ADVANCED, games(100));
 }
