@@ -55,17 +55,7 @@ pub fn sample_world<G: Game>(state: &G, seat: Seat, rng: &mut dyn RngCore) -> G 
 }
 
 /// A uniform choice in `0..n` (n > 0), by rejection so that every value is equally likely.
-pub(crate) fn below(rng: &mut dyn RngCore, n: usize) -> usize {
-    assert!(n > 0, "a choice among nothing");
-    let n = n as u64;
-    let zone = u64::MAX - (u64::MAX % n);
-    loop {
-        let x = rng.next_u64();
-        if x < zone {
-            return (x % n) as usize;
-        }
-    }
-}
+pub(crate) use engine::dice::uniform_below as below;
 
 /// Applies a legal action in a search, with no log and the dice of the state (re-seeded by
 /// [`sample_world`]). A legal action that the rules refuse is a bug in the game: panics

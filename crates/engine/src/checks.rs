@@ -21,7 +21,7 @@
 
 use std::fmt;
 
-use rand_core::{RngCore, SeedableRng};
+use rand_core::SeedableRng;
 use rand_pcg::Pcg64Mcg;
 
 use crate::data::DataSet;
@@ -161,14 +161,7 @@ fn check_determinize<G: Game>(state: &G, seat: Seat, rng: &mut Pcg64Mcg) -> Resu
 
 /// A uniform choice in `0..n` (n > 0).
 fn pick(rng: &mut Pcg64Mcg, n: usize) -> usize {
-    let n = n as u64;
-    let zone = u64::MAX - (u64::MAX % n);
-    loop {
-        let x = rng.next_u64();
-        if x < zone {
-            return (x % n) as usize;
-        }
-    }
+    crate::dice::uniform_below(rng, n)
 }
 
 /// Takes an action; in manual mode, enters one more random face (1-6, a face of every die)

@@ -5,6 +5,21 @@ use rand_core::{RngCore, SeedableRng};
 use rand_pcg::Pcg64Mcg;
 use serde::{Deserialize, Serialize};
 
+/// A uniform choice in `0..n` (`n > 0`) from any generator, by rejection sampling so that
+/// every value is exactly equally likely. Dice, draws from a cup, the shared checks and the
+/// AI players all choose through it.
+pub fn uniform_below(rng: &mut dyn RngCore, n: usize) -> usize {
+    assert!(n > 0, "a choice among nothing");
+    let n = n as u64;
+    let zone = u64::MAX - (u64::MAX % n);
+    loop {
+        let x = rng.next_u64();
+        if x < zone {
+            return (x % n) as usize;
+        }
+    }
+}
+
 /// A kind of die.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
@@ -157,17 +172,7 @@ impl Dice {
     /// die does not have, or a missing die, makes [`Dice::end_action`] fail.
     pub fn roll(&mut self, die: Die) -> u8 {
         let value = match self.mode {
-            DiceMode::Seeded => {
-                let faces = die.faces() as u64;
-                // Rejection sampling keeps every face exactly equally likely.
-                let zone = u64::MAX - (u64::MAX % faces);
-                loop {
-                    let x = self.rng.next_u64();
-                    if x < zone {
-                        break (x % faces) as u8 + 1;
-                    }
-                }
-            }
+            DiceMode::Seeded => uniform_below(&mut self.rng, die.faces() as usize) as u8 + 1,
             DiceMode::Manual => match self.entered.get(self.next_entered) {
                 Some(&v) => {
                     self.next_entered += 1;
@@ -220,15 +225,7 @@ impl Dice {
     /// (drawing a chit from a cup). Never read from entered dice: in manual mode the players
     /// draw at the table and enter the result as an action instead.
     pub fn choose(&mut self, n: usize) -> usize {
-        assert!(n > 0, "choose from an empty set");
-        let n = n as u64;
-        let zone = u64::MAX - (u64::MAX % n);
-        loop {
-            let x = self.rng.next_u64();
-            if x < zone {
-                return (x % n) as usize;
-            }
-        }
+        uniform_below(&mut self.rng, n)
     }
 
     /// Checks entered dice text such as `4,2` or `4 2`, returning the values.
