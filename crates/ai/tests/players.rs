@@ -4,7 +4,7 @@
 
 mod prizes;
 
-use std::time::{Duration, Instant};
+use std::time::Duration;
 
 use ai::{Budget, Mcts, NoDoctrine, Player, PlayerSpec, RandomPlayer};
 use engine::{random_games, Game, Log, Pending, Seat, Session};
@@ -165,13 +165,11 @@ fn searches_repeat_for_a_seed_and_differ_between_seeds() {
 }
 
 #[test]
-fn a_time_budget_stops_in_time_and_a_single_action_needs_no_search() {
+fn a_time_budget_searches_and_a_single_action_needs_no_search() {
+    // Tests time nothing: a time budget must still search at least once and choose legally.
     let game = Prizes::new(2);
-    let start = Instant::now();
-    let s = Mcts::new(Budget::Time(Duration::from_millis(100)), 1).search(&game, WEST);
-    let took = start.elapsed();
-    assert!(s.iterations > 10, "{s:?}");
-    assert!(took < Duration::from_secs(2), "{took:?}");
+    let s = Mcts::new(Budget::Time(Duration::from_millis(20)), 1).search(&game, WEST);
+    assert!(s.iterations >= 1, "{s:?}");
     assert!(game.legal_actions(WEST).contains(&s.choices[s.best].action));
 
     let mut last = Prizes::new(2);
