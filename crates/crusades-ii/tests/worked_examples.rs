@@ -9,6 +9,20 @@ use crusades_ii::melee::odds_modifiers;
 use crusades_ii::state::Phase;
 use engine::Seat;
 
+/// The head of a Hab position in the Crusader's Melee Phase, every leader with a chit.
+fn hab_melee() -> String {
+    format!(
+        r#"
+turn = "0800"
+phase = "melee"
+active = "crusader"
+{HAB_CHITS}
+[[leader]]
+name = "Toktagin"
+chit = "stand""#
+    )
+}
+
 /// Finds the two melee dice (attacker's, defender's) that make `action` give events
 /// satisfying `wanted` on our tables, with the other dice as `dice(a, d)` lays them out.
 fn find_dice(
@@ -212,14 +226,7 @@ fn example_16_2_melee_odds() {
 #[test]
 fn example_9_32_heavy_cavalry_charge() {
     let text = format!(
-        r#"
-turn = "0800"
-phase = "melee"
-active = "crusader"
-{HAB_CHITS}
-[[leader]]
-name = "Toktagin"
-chit = "stand"
+        r#"{}
 [[unit]]
 name = "Baldwin c"
 hex = "1020"
@@ -233,7 +240,8 @@ facing = "SSE"
 name = "Toktagin b"
 hex = "1017"
 facing = "SSW"
-"#
+"#,
+        hab_melee()
     );
     let start_state = position("hab", &text);
     // Find the dice that give the printed results on our tables: the Crusader rolls "M",
@@ -333,19 +341,13 @@ facing = "SSW"
 #[test]
 fn example_10_0_one_morale_check_per_combat_phase() {
     let text = format!(
-        r#"
-turn = "0800"
-phase = "melee"
-active = "crusader"
-{HAB_CHITS}
-[[leader]]
-name = "Toktagin"
-chit = "stand"
+        r#"{}
 [[unit]]
 name = "Toktagin a"
 hex = "1019"
 facing = "SSE"
-"#
+"#,
+        hab_melee()
     );
     let mut s = position("hab", &text);
     let u = unit(&s, "Toktagin a");
