@@ -229,7 +229,7 @@ pub fn actions(ctx: &Context, file: &Path, seat_name: &str, json: bool) -> Resul
         output::print(json!({
             "seat": game.seat_name(s),
             "pending": pending.seats().contains(&s),
-            "actions": output::actions(&list),
+            "actions": game.describe_actions(s),
         }));
         return Ok(());
     }

@@ -141,32 +141,16 @@ impl State {
         }
     }
 
-    /// Resolves one unit's fire at a hex (9.1): range, terrain, elevation and target
-    /// modifiers; the Fire Table; morale checks and step losses.
-    pub fn fire(&mut self, u: UnitId, target: Hex, log: &mut Log) {
-        let from = self.hex(u).unwrap_or(target);
-        if self.fire_target != Some(target) {
-            // 9.1: all fire at one hex is resolved before another hex is fired at.
-            if let Some(prev) = self.fire_target.replace(target) {
-                self.fire_closed.push(prev);
-            }
-        }
-        self.unit_mut(u).fired = true;
-        if self.phase == Phase::OffensiveFire {
-            self.unit_mut(u).fired_at = Some(target);
-        }
-        if self.activation().is_some() {
-            // 16.11: note who has fought, and who has fired defensively, this turn.
-            if self.phase == Phase::OffensiveFire {
-                self.unit_mut(u).fought = true;
-            } else {
-                self.unit_mut(u).fired_defending = true;
-            }
-        }
-        let defenders = self.stack_at(target);
-        let Some(&top) = defenders.first() else {
-            return;
-        };
+    /// Every modifier to `u`'s fire from `from` at `target`, whose top unit is `top` (9.1,
+    /// 9.11, 8.2): range, the target's terrain, the hexside fired across, uphill, the target's
+    /// type.
+    pub(crate) fn fire_modifiers(
+        &self,
+        u: UnitId,
+        from: Hex,
+        target: Hex,
+        top: UnitId,
+    ) -> Vec<Modifier> {
         let t = &self.battle.tables;
         let mut mods = Vec::new();
         let d = from.distance(target);
@@ -212,6 +196,37 @@ impl State {
                 value: tm,
             });
         }
+        mods
+    }
+
+    /// Resolves one unit's fire at a hex (9.1): range, terrain, elevation and target
+    /// modifiers; the Fire Table; morale checks and step losses.
+    pub fn fire(&mut self, u: UnitId, target: Hex, log: &mut Log) {
+        let from = self.hex(u).unwrap_or(target);
+        if self.fire_target != Some(target) {
+            // 9.1: all fire at one hex is resolved before another hex is fired at.
+            if let Some(prev) = self.fire_target.replace(target) {
+                self.fire_closed.push(prev);
+            }
+        }
+        self.unit_mut(u).fired = true;
+        if self.phase == Phase::OffensiveFire {
+            self.unit_mut(u).fired_at = Some(target);
+        }
+        if self.activation().is_some() {
+            // 16.11: note who has fought, and who has fired defensively, this turn.
+            if self.phase == Phase::OffensiveFire {
+                self.unit_mut(u).fought = true;
+            } else {
+                self.unit_mut(u).fired_defending = true;
+            }
+        }
+        let defenders = self.stack_at(target);
+        let Some(&top) = defenders.first() else {
+            return;
+        };
+        let mods = self.fire_modifiers(u, from, target, top);
+        let t = &self.battle.tables;
         let roll = self.dice.d10();
         let total = roll as i32 + mods.iter().map(|m| m.value).sum::<i32>();
         let col = self.battle.utype(u).fire_column.unwrap_or(0);

@@ -50,6 +50,10 @@ impl engine::Game for State {
         self.play(seat, action, log)
     }
 
+    fn describe_action(&self, _seat: Seat, action: &Action) -> engine::ActionInfo {
+        self.describe(action)
+    }
+
     fn view(&self, viewer: Viewer) -> View {
         self.seat_view(viewer)
     }

@@ -26,6 +26,7 @@ pub mod action;
 pub mod advanced;
 pub mod command;
 pub mod data;
+pub mod describe;
 pub mod fire;
 pub mod game;
 pub mod melee;

@@ -27,10 +27,13 @@ pub fn odds_modifiers(attack: u32, defence: u32) -> (i32, i32) {
 }
 
 /// The modifiers and column of one side's roll.
-struct SideRoll {
-    strength: u32,
-    column: usize,
-    mods: Vec<Modifier>,
+pub(crate) struct SideRoll {
+    /// The side's total strength (9.32 step 4).
+    pub strength: u32,
+    /// The Melee Table column it rolls on, after shifts.
+    pub column: usize,
+    /// Every modifier to its roll.
+    pub mods: Vec<Modifier>,
 }
 
 impl State {
@@ -415,21 +418,27 @@ impl State {
         attacking: bool,
         enemies: &[UnitId],
         target: Hex,
+        chits_known: bool,
     ) -> SideRoll {
         let t = &self.battle.tables;
         let mut strength: u32 = 0;
         for &u in units {
             let mut s = self.values(u).strength as u32;
-            if self.carries_cross(u) && self.follows_chit(u) && self.chit(u) == Some(Chit::Stand) {
+            if chits_known
+                && self.carries_cross(u)
+                && self.follows_chit(u)
+                && self.chit(u) == Some(Chit::Stand)
+            {
                 s *= 2; // 12.22
             }
             strength += s;
         }
         let mut mods = Vec::new();
         let chit_all = |c: Chit| {
-            units
-                .iter()
-                .all(|&u| self.follows_chit(u) && self.chit(u) == Some(c))
+            chits_known
+                && units
+                    .iter()
+                    .all(|&u| self.follows_chit(u) && self.chit(u) == Some(c))
         };
         if attacking && chit_all(Chit::Attack) {
             mods.push(Modifier {
@@ -531,15 +540,19 @@ impl State {
         }
     }
 
-    fn melee_rolls(
-        &mut self,
+    /// Both sides' melee rolls before the dice: strengths, columns and every modifier
+    /// (9.32 step 4, 9.4, 16.2, 16.41, 16.42). With `chits_known` false the defenders'
+    /// command chits count for nothing, as the attacker sees the melee before it is fought:
+    /// another seat's chits are hidden from him (5.0).
+    pub(crate) fn melee_sides(
+        &self,
         attackers: &[UnitId],
         defenders: &[UnitId],
         target: Hex,
-        log: &mut Log,
-    ) {
-        let mut att = self.side_roll(attackers, true, defenders, target);
-        let mut def = self.side_roll(defenders, false, attackers, target);
+        chits_known: bool,
+    ) -> (SideRoll, SideRoll) {
+        let mut att = self.side_roll(attackers, true, defenders, target, true);
+        let mut def = self.side_roll(defenders, false, attackers, target, chits_known);
         if self.options.melee_odds {
             let (a, d) = odds_modifiers(att.strength, def.strength);
             if a > 0 {
@@ -577,6 +590,17 @@ impl State {
             shift += 1;
         }
         att.column = (att.column as i32 + shift).clamp(0, columns - 1) as usize;
+        (att, def)
+    }
+
+    fn melee_rolls(
+        &mut self,
+        attackers: &[UnitId],
+        defenders: &[UnitId],
+        target: Hex,
+        log: &mut Log,
+    ) {
+        let (att, def) = self.melee_sides(attackers, defenders, target, true);
         let a_roll = self.dice.d10();
         let d_roll = self.dice.d10();
         let a_total = a_roll as i32 + att.mods.iter().map(|m| m.value).sum::<i32>();

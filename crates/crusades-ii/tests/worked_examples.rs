@@ -9,20 +9,6 @@ use crusades_ii::melee::odds_modifiers;
 use crusades_ii::state::Phase;
 use engine::Seat;
 
-/// The head of a Hab position in the Crusader's Melee Phase, every leader with a chit.
-fn hab_melee() -> String {
-    format!(
-        r#"
-turn = "0800"
-phase = "melee"
-active = "crusader"
-{HAB_CHITS}
-[[leader]]
-name = "Toktagin"
-chit = "stand""#
-    )
-}
-
 /// Finds the two melee dice (attacker's, defender's) that make `action` give events
 /// satisfying `wanted` on our tables, with the other dice as `dice(a, d)` lays them out.
 fn find_dice(
@@ -44,25 +30,6 @@ fn find_dice(
     }
     None
 }
-
-/// Chits for every Hab leader, as position files after the Order Phase need them.
-const HAB_CHITS: &str = r#"
-[[leader]]
-name = "Baldwin"
-chit = "attack"
-[[leader]]
-name = "Antiochene"
-chit = "attack"
-[[leader]]
-name = "Fulcoy"
-chit = "attack"
-[[leader]]
-name = "Pons of Tripoli"
-chit = "attack"
-[[leader]]
-name = "Il-Ghazi"
-chit = "stand"
-"#;
 
 /// 5.32: the printed diagram shows Toktagin (command 4, span 6, +1) on a row of hexes with
 /// units in command within his span, a unit in command by extension through an adjacent

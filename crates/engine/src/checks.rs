@@ -130,7 +130,7 @@ const CHOOSER_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 const WORLD_SALT: u64 = 0xD1B5_4A32_D192_ED03;
 
 /// Checks that `state.determinize(seat)` keeps everything `seat` sees: its view (as JSON),
-/// its legal actions, the pending seats and the facts.
+/// its legal actions and their descriptions, the pending seats and the facts.
 fn check_determinize<G: Game>(state: &G, seat: Seat, rng: &mut Pcg64Mcg) -> Result<(), String> {
     let world = state.determinize(seat, rng);
     let facts = state.facts();
@@ -145,6 +145,8 @@ fn check_determinize<G: Game>(state: &G, seat: Seat, rng: &mut Pcg64Mcg) -> Resu
         "who must decide"
     } else if world.legal_actions(seat) != state.legal_actions(seat) {
         "its legal actions"
+    } else if describe_all(&world, seat) != describe_all(state, seat) {
+        "the descriptions of its legal actions"
     } else {
         let json = |g: &G| serde_json::to_value(g.view(Viewer::Seat(seat))).ok();
         let before = json(state);
@@ -157,6 +159,15 @@ fn check_determinize<G: Game>(state: &G, seat: Seat, rng: &mut Pcg64Mcg) -> Resu
     Err(format!(
         "determinize for {name} changed {what}: a re-sampled state must look the same to the seat it is made for"
     ))
+}
+
+/// Every legal action of `seat`, described ([`Game::describe_action`]).
+fn describe_all<G: Game>(state: &G, seat: Seat) -> Vec<crate::ActionInfo> {
+    state
+        .legal_actions(seat)
+        .iter()
+        .map(|a| state.describe_action(seat, a))
+        .collect()
 }
 
 /// A uniform choice in `0..n` (n > 0).

@@ -188,6 +188,14 @@ pub trait Game: Clone + Serialize + Send + Sync + 'static {
         0.5
     }
 
+    /// `action` (one of `seat`'s legal actions) described for a player choosing it: the
+    /// counters it is about, where it goes, its odds and modifiers. Only what `seat` may see
+    /// goes into it. The default knows only the notation.
+    fn describe_action(&self, seat: Seat, action: &Self::Action) -> crate::ActionInfo {
+        let _ = seat;
+        crate::ActionInfo::from_notation(self.action_text(action))
+    }
+
     /// Numbers a finished game reports for batch simulation, beyond who won: losses per
     /// side (name them `losses`, with the seat), turns played, anything worth averaging over
     /// many games. The default reports none.

@@ -5,6 +5,7 @@
 pub mod board;
 pub mod checks;
 pub mod data;
+pub mod describe;
 pub mod dice;
 pub mod event;
 pub mod game;
@@ -15,6 +16,7 @@ pub mod session;
 pub use board::Board;
 pub use checks::{random_games, secrecy_check, CheckFailure, RandomGames, RandomGamesReport};
 pub use data::{AuditEntry, DataError, DataErrors, DataSet, Provenance, Source};
+pub use describe::ActionInfo;
 pub use dice::{Dice, DiceError, DiceMode, Die};
 pub use event::{visible_events, Event, Log, Modifier, RollRecord};
 pub use game::{

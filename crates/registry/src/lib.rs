@@ -24,9 +24,9 @@ use std::path::Path;
 
 use ai::{Doctrine, NoDoctrine, PlayerSpec};
 use engine::{
-    ActError, AuditEntry, Board, DataErrors, DataSet, DiceMode, Event, Facts, GameRecord,
-    OptionInfo, Outcome, Pending, RecordError, RecordedAction, ScenarioInfo, Seat, Session,
-    SessionError, Setup, Startable, UndoError, Viewer,
+    ActError, ActionInfo, AuditEntry, Board, DataErrors, DataSet, DiceMode, Event, Facts,
+    GameRecord, OptionInfo, Outcome, Pending, RecordError, RecordedAction, ScenarioInfo, Seat,
+    Session, SessionError, Setup, Startable, UndoError, Viewer,
 };
 use serde::{Deserialize, Serialize};
 
@@ -64,6 +64,9 @@ pub trait AnyGame: Send {
     fn pending(&self) -> Pending;
     /// The notations of every action `seat` may take now (empty when it need not decide).
     fn legal_actions(&self, seat: Seat) -> Vec<String>;
+    /// Every action `seat` may take now, described for a client: the counters it is about,
+    /// where it goes, its odds and modifiers (only what `seat` may see).
+    fn describe_actions(&self, seat: Seat) -> Vec<ActionInfo>;
     /// Takes an action given in notation with the dice entered for it (manual dice; empty
     /// otherwise). Returns the events `seat` may see. On error the game is unchanged.
     fn act(&mut self, seat: Seat, text: &str, dice: &[u8]) -> Result<Vec<Event>, ActError>;
@@ -122,6 +125,15 @@ impl<G: Startable> AnyGame for Session<G> {
             .legal_actions(seat)
             .iter()
             .map(|a| state.action_text(a))
+            .collect()
+    }
+
+    fn describe_actions(&self, seat: Seat) -> Vec<ActionInfo> {
+        let state = self.state();
+        state
+            .legal_actions(seat)
+            .iter()
+            .map(|a| state.describe_action(seat, a))
             .collect()
     }
 

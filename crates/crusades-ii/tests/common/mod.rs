@@ -97,3 +97,36 @@ pub fn hex(s: &State, id: &str) -> hexgrid::Hex {
 pub fn where_is(s: &State, name: &str) -> Option<String> {
     s.hex(unit(s, name)).map(|h| s.id(h))
 }
+
+/// The head of a Hab position in the Crusader's Melee Phase, every leader with a chit.
+pub fn hab_melee() -> String {
+    format!(
+        r#"
+turn = "0800"
+phase = "melee"
+active = "crusader"
+{HAB_CHITS}
+[[leader]]
+name = "Toktagin"
+chit = "stand""#
+    )
+}
+
+/// Chits for every Hab leader, as position files after the Order Phase need them.
+pub const HAB_CHITS: &str = r#"
+[[leader]]
+name = "Baldwin"
+chit = "attack"
+[[leader]]
+name = "Antiochene"
+chit = "attack"
+[[leader]]
+name = "Fulcoy"
+chit = "attack"
+[[leader]]
+name = "Pons of Tripoli"
+chit = "attack"
+[[leader]]
+name = "Il-Ghazi"
+chit = "stand"
+"#;
