@@ -347,7 +347,7 @@ pub fn register_with<G: Startable, D: Doctrine<G>>(
 
 /// Every game this program knows.
 pub fn games() -> Vec<GameEntry> {
-    [crusades_ii_entry(), toy_entry()]
+    [crusades_ii_entry(), the_crusades_entry(), toy_entry()]
         .into_iter()
         .flatten()
         .collect()
@@ -359,6 +359,15 @@ fn crusades_ii_entry() -> Option<GameEntry> {
         "crusades-ii",
         crusades_ii::builtin_data,
         crusades_ii::audit,
+    ))
+}
+
+/// The Crusades (SPI): the Third Crusade.
+fn the_crusades_entry() -> Option<GameEntry> {
+    Some(register::<the_crusades::State>(
+        "the-crusades",
+        the_crusades::builtin_data,
+        the_crusades::audit,
     ))
 }
 

@@ -1,0 +1,616 @@
+//! Actions: the small decisions of the game in its own words, their text notation, which are
+//! legal now, and how each is applied. Orders (5.0) are written one leader or fleet at a
+//! time and kept secret in the seat's [`crate::orders::OrderBook`] until `commit`.
+//!
+//! Notation (leader and fleet ids as in the scenario; places `1618` or `1618c`, see
+//! `docs/the-crusades/orders.md`):
+//!
+//! ```text
+//! richard move 1619 1620 1620c     guy with richard      conrad defend
+//! guy full-siege   guy partial-siege   kara-kush sally   balian no-order
+//! saladin move 1721 1722 leave 10
+//! english-1 move 0113 0114         pisan transport guy+amalric 1620 1520
+//! pisan blockade   pisan no-order   cancel guy   commit   assassinate saladin   pass
+//! ```
+
+use engine::{Applied, Event, Log, Rejection, Seat};
+use serde::{Deserialize, Serialize};
+
+use crate::map::Place;
+use crate::movement;
+use crate::naval;
+use crate::neutrals;
+use crate::orders::{FleetOrder, Order};
+use crate::scenario::Side;
+use crate::state::{FleetStatus, Phase, State, Status};
+
+/// A decision.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Action {
+    /// Writes a leader's order.
+    Order {
+        /// The leader.
+        leader: usize,
+        /// The order.
+        order: Order,
+    },
+    /// Writes a fleet's order.
+    Fleet {
+        /// The fleet.
+        fleet: usize,
+        /// The order.
+        order: FleetOrder,
+    },
+    /// Erases a written order of a leader (`fleet: false`) or fleet.
+    Cancel {
+        /// Whether it is a fleet.
+        fleet: bool,
+        /// Its index.
+        index: usize,
+    },
+    /// Hands in the seat's orders (5.0).
+    Commit,
+    /// Names the target of an assassination (14.2).
+    Assassinate {
+        /// The enemy leader.
+        leader: usize,
+    },
+    /// Declines an assassination.
+    Pass,
+}
+
+impl Action {
+    /// The notation.
+    pub fn text(&self, state: &State) -> String {
+        let s = &state.scenario;
+        let lid = |i: usize| s.leaders[i].id.clone();
+        let places = |p: &[Place]| p.iter().map(Place::to_string).collect::<Vec<_>>().join(" ");
+        match self {
+            Action::Order { leader, order } => {
+                let id = lid(*leader);
+                match order {
+                    Order::Move { path, leave } => {
+                        let mut t = format!("{id} move {}", places(path));
+                        if *leave > 0 {
+                            t.push_str(&format!(" leave {leave}"));
+                        }
+                        t
+                    }
+                    Order::With { leader } => format!("{id} with {}", lid(*leader)),
+                    Order::Defend => format!("{id} defend"),
+                    Order::FullSiege => format!("{id} full-siege"),
+                    Order::PartialSiege => format!("{id} partial-siege"),
+                    Order::Sally => format!("{id} sally"),
+                    Order::NoOrder => format!("{id} no-order"),
+                }
+            }
+            Action::Fleet { fleet, order } => {
+                let id = &s.fleets[*fleet].id;
+                let hexes = |p: &[hexgrid::HexId]| {
+                    p.iter()
+                        .map(|h| h.to_string())
+                        .collect::<Vec<_>>()
+                        .join(" ")
+                };
+                match order {
+                    FleetOrder::Move { path } => format!("{id} move {}", hexes(path)),
+                    FleetOrder::Transport { cargo, path } => format!(
+                        "{id} transport {} {}",
+                        cargo.iter().map(|&l| lid(l)).collect::<Vec<_>>().join("+"),
+                        hexes(path)
+                    ),
+                    FleetOrder::Blockade => format!("{id} blockade"),
+                    FleetOrder::NoOrder => format!("{id} no-order"),
+                }
+            }
+            Action::Cancel { fleet, index } => format!(
+                "cancel {}",
+                if *fleet {
+                    s.fleets[*index].id.clone()
+                } else {
+                    lid(*index)
+                }
+            ),
+            Action::Commit => "commit".into(),
+            Action::Assassinate { leader } => format!("assassinate {}", lid(*leader)),
+            Action::Pass => "pass".into(),
+        }
+    }
+
+    /// Reads the notation, naming what is wrong.
+    pub fn parse(state: &State, text: &str) -> Result<Action, String> {
+        let s = &state.scenario;
+        let words: Vec<&str> = text.split_whitespace().collect();
+        let leader = |w: &str| {
+            s.leader(w)
+                .ok_or_else(|| format!("`{w}` is not a leader of the scenario"))
+        };
+        let places = |ws: &[&str]| {
+            ws.iter()
+                .map(|w| Place::parse(w))
+                .collect::<Result<Vec<_>, _>>()
+        };
+        let hexes = |ws: &[&str]| {
+            ws.iter()
+                .map(|w| {
+                    w.parse::<hexgrid::HexId>()
+                        .map_err(|_| format!("`{w}` is not a hex id like 1619"))
+                })
+                .collect::<Result<Vec<_>, _>>()
+        };
+        match words.as_slice() {
+            [] => Err("empty action".into()),
+            ["commit"] => Ok(Action::Commit),
+            ["pass"] => Ok(Action::Pass),
+            ["assassinate", id] => Ok(Action::Assassinate {
+                leader: leader(id)?,
+            }),
+            ["cancel", id] => match (s.leader(id), s.fleet(id)) {
+                (Some(i), _) => Ok(Action::Cancel {
+                    fleet: false,
+                    index: i,
+                }),
+                (None, Some(f)) => Ok(Action::Cancel {
+                    fleet: true,
+                    index: f,
+                }),
+                _ => Err(format!("`{id}` is neither a leader nor a fleet")),
+            },
+            [id, rest @ ..] => {
+                if let Some(f) = s.fleet(id) {
+                    let order = match rest {
+                        ["move", path @ ..] if !path.is_empty() => FleetOrder::Move { path: hexes(path)? },
+                        ["transport", cargo, path @ ..] if !path.is_empty() => FleetOrder::Transport {
+                            cargo: cargo.split('+').map(leader).collect::<Result<Vec<_>, _>>()?,
+                            path: hexes(path)?,
+                        },
+                        ["blockade"] => FleetOrder::Blockade,
+                        ["no-order"] => FleetOrder::NoOrder,
+                        _ => return Err(format!("`{text}`: a fleet order is move HEX..., transport LEADER+LEADER HEX..., blockade or no-order")),
+                    };
+                    return Ok(Action::Fleet { fleet: f, order });
+                }
+                let l = leader(id)?;
+                let order = match rest {
+                    ["move", path @ .., "leave", n] if !path.is_empty() => Order::Move {
+                        path: places(path)?,
+                        leave: n.parse().map_err(|_| format!("`{n}` is not a number of ASPs"))?,
+                    },
+                    ["move", path @ ..] if !path.is_empty() => Order::Move { path: places(path)?, leave: 0 },
+                    ["with", other] => Order::With { leader: leader(other)? },
+                    ["defend"] => Order::Defend,
+                    ["full-siege"] => Order::FullSiege,
+                    ["partial-siege"] => Order::PartialSiege,
+                    ["sally"] => Order::Sally,
+                    ["no-order"] => Order::NoOrder,
+                    _ => return Err(format!("`{text}`: a leader's order is move PLACE..., with LEADER, defend, full-siege, partial-siege, sally or no-order")),
+                };
+                Ok(Action::Order { leader: l, order })
+            }
+        }
+    }
+}
+
+impl State {
+    /// The seats that must decide now.
+    pub fn pending_seats(&self) -> Vec<Seat> {
+        match self.phase {
+            Phase::Orders => (0..2u8)
+                .map(Seat)
+                .filter(|s| !self.orders[s.index()].committed)
+                .collect(),
+            Phase::Assassination(side) => side.seat().into_iter().collect(),
+            Phase::Over => Vec::new(),
+        }
+    }
+
+    /// Leaders of `side` who may be given an order now and have none.
+    fn orderable(&self, side: Side) -> Vec<usize> {
+        let book = self.book(side);
+        (0..self.leaders.len())
+            .filter(|&l| {
+                self.leaders[l].status == Status::Active
+                    && self.side_of(l) == side
+                    && neutrals::may_order(self, l)
+                    && !book.leaders.contains_key(&l)
+                    && book.carrier(l).is_none()
+            })
+            .collect()
+    }
+
+    /// The Crusades 5.0-5.8, 7.2.2 B, 9.6 E, 10.3.2-10.3.3: the orders `leader` may be given,
+    /// other than moves.
+    fn fixed_orders(&self, side: Side, leader: usize) -> Vec<Order> {
+        let l = &self.leaders[leader];
+        let Some(place) = l.place else {
+            return Vec::new();
+        };
+        let map = &self.scenario.map;
+        let site = map.site_at(place.hex);
+        let enemy_city = site.is_some_and(|s| self.occupier(s).is_some_and(|o| o.enemy_of(side)));
+        let mut out = Vec::new();
+        let may_siege = !place.inside && enemy_city && !l.disrupted;
+        if l.must_besiege.is_some() {
+            if may_siege {
+                return vec![Order::FullSiege, Order::PartialSiege];
+            }
+            return vec![Order::NoOrder];
+        }
+        // 10.3.3: no staying in the hex of an enemy-held city without a siege order; 9.6
+        // clarification: a disrupted force may not stay where a siege goes on.
+        let must_leave = !place.inside && enemy_city;
+        if !must_leave {
+            out.push(Order::NoOrder);
+            if !place.inside && self.asps_at(side, place) >= 5 {
+                out.push(Order::Defend);
+            }
+        }
+        if may_siege {
+            out.push(Order::FullSiege);
+            out.push(Order::PartialSiege);
+        }
+        if place.inside && !l.disrupted && site.is_some_and(|s| self.under_siege(s)) {
+            out.push(Order::Sally);
+        }
+        let book = self.book(side);
+        for &other in book.leaders.keys() {
+            if other != leader
+                && self.leaders[other].place == Some(place)
+                && !matches!(book.leaders[&other], Order::With { .. })
+                && book.carrier(other).is_none()
+            {
+                out.push(Order::With { leader: other });
+            }
+        }
+        out
+    }
+
+    /// Whether a move to `dest` may be written for `leader` (9.6 E: a disrupted force may not
+    /// voluntarily enter an enemy-occupied hex).
+    fn destination_ok(&self, side: Side, leader: usize, dest: Place) -> bool {
+        if self.leaders[leader].disrupted
+            && self
+                .sides_at(Place::outside(dest.hex))
+                .iter()
+                .any(|s| s.enemy_of(side))
+        {
+            return false;
+        }
+        Some(dest) != self.leaders[leader].place
+    }
+
+    /// Every legal action of `seat`.
+    pub fn legal(&self, seat: Seat) -> Vec<Action> {
+        if !self.pending_seats().contains(&seat) {
+            return Vec::new();
+        }
+        let Some(side) = Side::of_seat(seat) else {
+            return Vec::new();
+        };
+        match self.phase {
+            Phase::Over => Vec::new(),
+            Phase::Assassination(_) => {
+                let mut out: Vec<Action> = crate::events::targets(self, side)
+                    .into_iter()
+                    .map(|leader| Action::Assassinate { leader })
+                    .collect();
+                out.push(Action::Pass);
+                out
+            }
+            Phase::Orders => {
+                let mut out = Vec::new();
+                let book = self.book(side);
+                for l in self.orderable(side) {
+                    for order in self.fixed_orders(side, l) {
+                        out.push(Action::Order { leader: l, order });
+                    }
+                    if self.leaders[l].must_besiege.is_some() {
+                        continue;
+                    }
+                    let place = self.leaders[l].place.expect("active");
+                    for (dest, path) in
+                        movement::reachable(self, place, movement::allowance(self, side))
+                    {
+                        if self.destination_ok(side, l, dest) {
+                            out.push(Action::Order {
+                                leader: l,
+                                order: Order::Move { path, leave: 0 },
+                            });
+                        }
+                    }
+                }
+                for f in self.orderable_fleets(side) {
+                    out.extend(
+                        self.fleet_orders(side, f)
+                            .into_iter()
+                            .map(|order| Action::Fleet { fleet: f, order }),
+                    );
+                }
+                for &l in book.leaders.keys() {
+                    out.push(Action::Cancel {
+                        fleet: false,
+                        index: l,
+                    });
+                }
+                for &f in book.fleets.keys() {
+                    out.push(Action::Cancel {
+                        fleet: true,
+                        index: f,
+                    });
+                }
+                out.push(Action::Commit);
+                out
+            }
+        }
+    }
+
+    fn orderable_fleets(&self, side: Side) -> Vec<usize> {
+        let book = self.book(side);
+        (0..self.fleets.len())
+            .filter(|&f| {
+                self.fleets[f].status == FleetStatus::Active
+                    && self.scenario.fleets[f].side == side
+                    && !book.fleets.contains_key(&f)
+            })
+            .collect()
+    }
+
+    /// The cargo a transport order from `hex` would carry: the seat's unordered leaders there
+    /// (inside or outside), in order, while they fit (12.5.1-12.5.2).
+    fn greedy_cargo(&self, side: Side, fleet: usize, hex: hexgrid::HexId) -> Vec<usize> {
+        let cap = naval::capacity(self.fleets[fleet].strength);
+        let book = self.book(side);
+        let mut load = 0;
+        let mut out = Vec::new();
+        for l in self.orderable(side) {
+            let p = self.leaders[l].place.expect("active");
+            if p.hex != hex || book.carrier(l).is_some() || self.leaders[l].must_besiege.is_some() {
+                continue;
+            }
+            if load + self.leaders[l].asps <= cap {
+                load += self.leaders[l].asps;
+                out.push(l);
+            }
+        }
+        out
+    }
+
+    /// The Crusades 5.2, 5.5, 12.2.3, 12.3, 12.5: the orders a fleet may be given.
+    fn fleet_orders(&self, side: Side, f: usize) -> Vec<FleetOrder> {
+        let Some(hex) = self.fleets[f].hex else {
+            return Vec::new();
+        };
+        let map = &self.scenario.map;
+        let mut out = vec![FleetOrder::NoOrder];
+        if map.is_coastal(hex) {
+            out.push(FleetOrder::Blockade);
+        }
+        let carrying = !naval::aboard(self, f).is_empty();
+        let cargo = if naval::friendly_port(self, side, hex) {
+            self.greedy_cargo(side, f, hex)
+        } else {
+            Vec::new()
+        };
+        for (dest, path) in naval::reachable(self, hex) {
+            if naval::friendly_port(self, side, dest) || (carrying && naval::may_land(self, dest)) {
+                out.push(FleetOrder::Move { path: path.clone() });
+            }
+            if !cargo.is_empty() && naval::may_land(self, dest) {
+                out.push(FleetOrder::Transport {
+                    cargo: cargo.clone(),
+                    path,
+                });
+            }
+        }
+        out
+    }
+
+    /// Checks an action against the rules, naming the reason it is refused.
+    fn check(&self, seat: Seat, action: &Action) -> Result<(), String> {
+        if !self.pending_seats().contains(&seat) {
+            return Err("it is not this seat's decision now".into());
+        }
+        let side = Side::of_seat(seat).ok_or("no such seat")?;
+        match (self.phase, action) {
+            (Phase::Assassination(_), Action::Pass) => Ok(()),
+            (Phase::Assassination(_), Action::Assassinate { leader }) => {
+                if crate::events::targets(self, side).contains(leader) {
+                    Ok(())
+                } else {
+                    Err("only an enemy leader on the map may be the target (14.2)".into())
+                }
+            }
+            (Phase::Orders, Action::Commit) => Ok(()),
+            (Phase::Orders, Action::Cancel { fleet, index }) => {
+                let book = self.book(side);
+                let has = if *fleet {
+                    book.fleets.contains_key(index)
+                } else {
+                    book.leaders.contains_key(index)
+                };
+                if has {
+                    Ok(())
+                } else {
+                    Err("there is no written order to cancel".into())
+                }
+            }
+            (Phase::Orders, Action::Order { leader, order }) => {
+                if *leader >= self.leaders.len() || !self.orderable(side).contains(leader) {
+                    return Err("that leader cannot be given an order now (his own side's, on the map, awake, unordered: 5.0, 15.0)".into());
+                }
+                match order {
+                    Order::Move { path, leave } => {
+                        if self.leaders[*leader].must_besiege.is_some() {
+                            return Err("he moved through the city's zone to besiege it and must besiege it this turn (7.2.2 B)".into());
+                        }
+                        let start = self.leaders[*leader].place.expect("active");
+                        let cost = movement::path_cost(self, start, path)?;
+                        let ma = movement::allowance(self, side);
+                        if cost > ma {
+                            return Err(format!(
+                                "the path costs {cost} MPs; the allowance is {ma} (6.1.1, 13.1)"
+                            ));
+                        }
+                        if *leave > 0
+                            && (side != Side::Saracens || *leave > self.leaders[*leader].asps)
+                        {
+                            return Err("only a Saracen leader leaves ASPs behind, at most those with him (6.1.2 B)".into());
+                        }
+                        let dest = *path.last().ok_or("a move needs a path")?;
+                        if !self.destination_ok(side, *leader, dest) {
+                            return Err(
+                                "a disrupted force may not enter an enemy-occupied hex (9.6 E)"
+                                    .into(),
+                            );
+                        }
+                        Ok(())
+                    }
+                    o => {
+                        if self.fixed_orders(side, *leader).contains(o) {
+                            Ok(())
+                        } else {
+                            Err("that order is not allowed for him now (5.4: 5 ASPs to defend; 10.3.2: besiege only from the hex outside an enemy city; 9.6 E: not while disrupted; 10.3.3: no staying beside an enemy city without a siege order)".into())
+                        }
+                    }
+                }
+            }
+            (Phase::Orders, Action::Fleet { fleet, order }) => {
+                if *fleet >= self.fleets.len() || !self.orderable_fleets(side).contains(fleet) {
+                    return Err("that fleet cannot be given an order now".into());
+                }
+                let hex = self.fleets[*fleet]
+                    .hex
+                    .ok_or("the fleet is not on the map")?;
+                match order {
+                    FleetOrder::NoOrder => Ok(()),
+                    FleetOrder::Blockade if self.scenario.map.is_coastal(hex) => Ok(()),
+                    FleetOrder::Blockade => {
+                        Err("a fleet blockades a port or a coastal hex (12.3.1)".into())
+                    }
+                    FleetOrder::Move { path } => {
+                        naval::check_path(self, hex, path)?;
+                        let dest = *path.last().ok_or("a move needs a path")?;
+                        let carrying = !naval::aboard(self, *fleet).is_empty();
+                        if naval::friendly_port(self, side, dest)
+                            || (carrying && naval::may_land(self, dest))
+                        {
+                            Ok(())
+                        } else {
+                            Err("a fleet must end in a friendly port unless it lands troops (12.2.3)".into())
+                        }
+                    }
+                    FleetOrder::Transport { cargo, path } => {
+                        naval::check_path(self, hex, path)?;
+                        if !naval::friendly_port(self, side, hex) {
+                            return Err("transport starts in a friendly port (12.5.3 A)".into());
+                        }
+                        let dest = *path.last().ok_or("a transport needs a path")?;
+                        if !naval::may_land(self, dest) {
+                            return Err("troops land only in a land hex, and in winter only at Acre, Famagusta, Alexandria, Damietta or Pelusium (12.5.5)".into());
+                        }
+                        let orderable = self.orderable(side);
+                        let mut load = 0;
+                        for (k, l) in cargo.iter().enumerate() {
+                            if !orderable.contains(l)
+                                || self.leaders[*l].place.map(|p| p.hex) != Some(hex)
+                                || cargo[..k].contains(l)
+                            {
+                                return Err("the cargo must be unordered leaders of the side in the fleet's hex (12.5.3 A)".into());
+                            }
+                            load += self.leaders[*l].asps;
+                        }
+                        if cargo.is_empty() || load > naval::capacity(self.fleets[*fleet].strength)
+                        {
+                            return Err(format!(
+                                "the fleet carries 1 to {} ASPs (12.5.1-12.5.2)",
+                                naval::capacity(self.fleets[*fleet].strength)
+                            ));
+                        }
+                        Ok(())
+                    }
+                }
+            }
+            _ => Err("that action does not belong to this step of the turn".into()),
+        }
+    }
+
+    /// Applies a legal action.
+    pub fn play(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        log: &mut Log,
+    ) -> Result<Applied, Rejection> {
+        self.check(seat, action).map_err(Rejection::new)?;
+        let side = Side::of_seat(seat).expect("checked");
+        let slot = seat.index();
+        let mut applied = Applied::default();
+        match action {
+            Action::Order { leader, order } => {
+                self.orders[slot].leaders.insert(*leader, order.clone());
+                let text = action.text(self);
+                log.push_with(|| {
+                    Event::private(
+                        "The Crusades 5.0",
+                        format!("order written: {text}"),
+                        vec![seat],
+                    )
+                });
+            }
+            Action::Fleet { fleet, order } => {
+                self.orders[slot].fleets.insert(*fleet, order.clone());
+                let text = action.text(self);
+                log.push_with(|| {
+                    Event::private(
+                        "The Crusades 5.0",
+                        format!("order written: {text}"),
+                        vec![seat],
+                    )
+                });
+            }
+            Action::Cancel { fleet, index } => {
+                if *fleet {
+                    self.orders[slot].fleets.remove(index);
+                } else {
+                    self.orders[slot].leaders.remove(index);
+                    let followers: Vec<usize> = self.orders[slot]
+                        .leaders
+                        .iter()
+                        .filter(|(_, o)| **o == Order::With { leader: *index })
+                        .map(|(l, _)| *l)
+                        .collect();
+                    for l in followers {
+                        self.orders[slot].leaders.remove(&l);
+                    }
+                }
+            }
+            Action::Commit => {
+                self.orders[slot].committed = true;
+                log.push_with(|| {
+                    Event::public(
+                        "The Crusades 5.0",
+                        format!("the {} have written their orders", side.name()),
+                    )
+                });
+                if self.orders.iter().all(|b| b.committed) {
+                    applied.revealed = true;
+                    self.orders_revealed(log);
+                }
+            }
+            Action::Assassinate { leader } => {
+                crate::events::assassinate(self, log, side, *leader);
+                self.after_assassination(log);
+            }
+            Action::Pass => {
+                log.push_with(|| {
+                    Event::public(
+                        "The Crusades 14.2",
+                        format!("the {} attempt no assassination", side.name()),
+                    )
+                });
+                self.after_assassination(log);
+            }
+        }
+        Ok(applied)
+    }
+}

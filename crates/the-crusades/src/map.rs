@@ -1,0 +1,476 @@
+//! The strategic map (3.1): terrain and its attrition value (6.4.1), cities and castles as
+//! mini-hexes inside their hex (10.1.3), ports, rivers, mountain and blocked hexsides
+//! (6.1.1), sea and coast (12.2.2), and Egypt (13.2.7). Loaded from `map.toml`.
+
+use std::collections::{BTreeMap, BTreeSet};
+use std::fmt;
+
+use engine::{AuditEntry, DataErrors, DataSet, Provenance};
+use hexgrid::{Grid, Hex, HexId, Hexside, Layout};
+use serde::{Deserialize, Serialize};
+
+use crate::data::MapFile;
+
+/// The kind of a hex (3.1 errata: green fertile, tan variable, yellow barren).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Terrain {
+    /// All-sea: no attrition value (6.4.1), fleets only.
+    Sea,
+    /// Fertile (green).
+    Fertile,
+    /// Variable (tan).
+    Variable,
+    /// Barren (yellow).
+    Barren,
+}
+
+impl Terrain {
+    /// Reads a terrain name.
+    pub fn parse(s: &str) -> Option<Terrain> {
+        Some(match s {
+            "sea" => Terrain::Sea,
+            "fertile" => Terrain::Fertile,
+            "variable" => Terrain::Variable,
+            "barren" => Terrain::Barren,
+            _ => return None,
+        })
+    }
+
+    /// The next worse Attrition Level (10.5.4): fertile, variable, barren.
+    pub fn worse(self) -> Terrain {
+        match self {
+            Terrain::Fertile => Terrain::Variable,
+            _ if self == Terrain::Sea => Terrain::Sea,
+            _ => Terrain::Barren,
+        }
+    }
+
+    /// Its name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Terrain::Sea => "sea",
+            Terrain::Fertile => "fertile",
+            Terrain::Variable => "variable",
+            Terrain::Barren => "barren",
+        }
+    }
+}
+
+/// A hexside feature.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Feature {
+    /// +1 MP; never crossed in rain turns (6.1.1 D, 13.1 C).
+    River,
+    /// Never crossed (6.1.1 E).
+    Mountain,
+    /// Never crossed (6.1.1 E).
+    Blocked,
+}
+
+/// A city or castle (10.1, 10.2).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Site {
+    /// Its name as printed.
+    pub name: String,
+    /// Its hex.
+    pub hex: HexId,
+    /// A castle (10.2) rather than a city.
+    pub castle: bool,
+    /// The level: the Siege Defense Factor (10.1.2).
+    pub level: u8,
+    /// A port (11.1.4, 12.2.3).
+    pub port: bool,
+    /// Immune from debarkation losses and winter transport limits (12.5.5 E).
+    pub sheltered: bool,
+}
+
+/// Where a force stands: in a hex, outside or inside its city or castle mini-hex (10.1.3).
+/// Written `1618` (outside) or `1618c` (inside).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+pub struct Place {
+    /// The hex.
+    pub hex: HexId,
+    /// Inside the city or castle mini-hex.
+    pub inside: bool,
+}
+
+impl Place {
+    /// Outside, in the open hex.
+    pub fn outside(hex: HexId) -> Place {
+        Place { hex, inside: false }
+    }
+
+    /// Inside the city or castle of `hex`.
+    pub fn inside(hex: HexId) -> Place {
+        Place { hex, inside: true }
+    }
+
+    /// Reads `1618` or `1618c`.
+    pub fn parse(s: &str) -> Result<Place, String> {
+        let (id, inside) = match s.strip_suffix('c') {
+            Some(id) => (id, true),
+            None => (s, false),
+        };
+        let hex = id.parse::<HexId>().map_err(|_| {
+            format!("`{s}` is not a place: a hex id like 1618, or 1618c for its city")
+        })?;
+        Ok(Place { hex, inside })
+    }
+}
+
+impl fmt::Display for Place {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(f, "{}{}", self.hex, if self.inside { "c" } else { "" })
+    }
+}
+
+/// The strategic map.
+#[derive(Clone, Debug)]
+pub struct Map {
+    /// Its title.
+    pub title: String,
+    /// The printed extent.
+    pub grid: Grid,
+    terrain: BTreeMap<HexId, Terrain>,
+    /// Every city and castle.
+    pub sites: Vec<Site>,
+    site_at: BTreeMap<HexId, usize>,
+    sides: BTreeMap<Hexside, Feature>,
+    egypt: BTreeSet<HexId>,
+}
+
+impl Map {
+    /// Loads and checks `the-crusades/map.toml`, adding its provenance to `audit`.
+    pub fn load(data: &DataSet, audit: &mut Vec<AuditEntry>) -> Result<Map, DataErrors> {
+        let file = "the-crusades/map.toml";
+        let raw: MapFile = data.parse(file)?;
+        let mut errors = DataErrors::default();
+        let mut note = |item: String, p: &Provenance, errors: &mut DataErrors| {
+            p.check(file, &item, errors);
+            audit.push(AuditEntry {
+                file: file.into(),
+                item,
+                source: p.source,
+                reason: p.reason.clone(),
+            });
+        };
+        note("map".into(), &raw.provenance, &mut errors);
+        let (first, last) = match (raw.first.parse::<HexId>(), raw.last.parse::<HexId>()) {
+            (Ok(a), Ok(b)) => (a, b),
+            _ => {
+                errors.push(
+                    file,
+                    None,
+                    format!("`{}` or `{}` is not a hex id", raw.first, raw.last),
+                );
+                return Err(errors);
+            }
+        };
+        let grid = Grid::new(Layout::new(raw.layout), first, last);
+        let default = Terrain::parse(&raw.default_terrain).unwrap_or_else(|| {
+            errors.push(
+                file,
+                None,
+                format!(
+                    "default_terrain `{}` is not fertile, variable, barren or sea",
+                    raw.default_terrain
+                ),
+            );
+            Terrain::Variable
+        });
+        let mut terrain: BTreeMap<HexId, Terrain> = grid.ids().map(|id| (id, default)).collect();
+        for row in &raw.terrain {
+            let Some(t) = Terrain::parse(&row.terrain) else {
+                errors.push(
+                    file,
+                    None,
+                    format!(
+                        "terrain `{}` is not fertile, variable, barren or sea",
+                        row.terrain
+                    ),
+                );
+                continue;
+            };
+            for id in hex_list(&grid, &row.hexes, file, &mut errors) {
+                terrain.insert(id, t);
+            }
+        }
+        let mut sites = Vec::new();
+        let mut site_at = BTreeMap::new();
+        for s in &raw.site {
+            note(format!("site {}", s.name), &s.provenance, &mut errors);
+            let Some(hex) = one_hex(&grid, &s.hex, file, &mut errors) else {
+                continue;
+            };
+            let castle = match s.kind.as_str() {
+                "city" => false,
+                "castle" => true,
+                k => {
+                    errors.push(
+                        file,
+                        None,
+                        format!("site {}: kind `{k}` is not city or castle", s.name),
+                    );
+                    continue;
+                }
+            };
+            if !(1..=4).contains(&s.level) {
+                errors.push(
+                    file,
+                    None,
+                    format!("site {}: level `{}` is not 1-4", s.name, s.level),
+                );
+            }
+            if terrain[&hex] == Terrain::Sea {
+                errors.push(
+                    file,
+                    None,
+                    format!("site {}: hex `{hex}` is all-sea", s.name),
+                );
+            }
+            if site_at.insert(hex, sites.len()).is_some() {
+                errors.push(
+                    file,
+                    None,
+                    format!("site {}: hex `{hex}` already holds a site", s.name),
+                );
+            }
+            sites.push(Site {
+                name: s.name.clone(),
+                hex,
+                castle,
+                level: s.level,
+                port: s.port,
+                sheltered: s.sheltered,
+            });
+        }
+        let mut sides = BTreeMap::new();
+        for row in &raw.hexside {
+            note(
+                format!("{} hexsides", row.feature),
+                &row.provenance,
+                &mut errors,
+            );
+            let feature = match row.feature.as_str() {
+                "river" => Feature::River,
+                "mountain" => Feature::Mountain,
+                "blocked" => Feature::Blocked,
+                f => {
+                    errors.push(
+                        file,
+                        None,
+                        format!("feature `{f}` is not river, mountain or blocked"),
+                    );
+                    continue;
+                }
+            };
+            for s in &row.sides {
+                let parsed = s.split_once('/').and_then(|(a, b)| {
+                    let a = a.parse::<HexId>().ok().and_then(|a| grid.hex_of(a))?;
+                    let b = b.parse::<HexId>().ok().and_then(|b| grid.hex_of(b))?;
+                    Hexside::between(a, b)
+                });
+                match parsed {
+                    Some(side) => {
+                        sides.insert(side, feature);
+                    }
+                    None => errors.push(
+                        file,
+                        None,
+                        format!(
+                            "hexside `{s}` is not two adjacent hexes of the map like 1820/1920"
+                        ),
+                    ),
+                }
+            }
+        }
+        note("Egypt".into(), &raw.egypt.provenance, &mut errors);
+        let egypt = hex_list(&grid, &raw.egypt.hexes, file, &mut errors)
+            .into_iter()
+            .collect();
+        let map = Map {
+            title: raw.title,
+            grid,
+            terrain,
+            sites,
+            site_at,
+            sides,
+            egypt,
+        };
+        for s in &map.sites {
+            if s.sheltered && !s.port {
+                errors.push(
+                    file,
+                    None,
+                    format!("site {}: only a port can be sheltered", s.name),
+                );
+            }
+            if s.port && !map.is_coastal(s.hex) {
+                errors.push(
+                    file,
+                    None,
+                    format!("site {}: a port must touch the sea", s.name),
+                );
+            }
+        }
+        errors.locate(data);
+        errors.into_result(map)
+    }
+
+    /// The layout of printed ids.
+    pub fn layout(&self) -> Layout {
+        self.grid.layout()
+    }
+
+    /// Whether `id` is on the map.
+    pub fn contains(&self, id: HexId) -> bool {
+        self.grid.contains_id(id)
+    }
+
+    /// The terrain of a hex.
+    pub fn terrain(&self, id: HexId) -> Terrain {
+        self.terrain.get(&id).copied().unwrap_or(Terrain::Sea)
+    }
+
+    /// Whether a hex holds any land (not all-sea).
+    pub fn is_land(&self, id: HexId) -> bool {
+        self.terrain(id) != Terrain::Sea
+    }
+
+    /// The hexes next to `id` on the map.
+    pub fn neighbours(&self, id: HexId) -> Vec<HexId> {
+        let Some(h) = self.grid.hex_of(id) else {
+            return Vec::new();
+        };
+        h.neighbours()
+            .into_iter()
+            .filter_map(|n| self.grid.id_of(n))
+            .collect()
+    }
+
+    /// Whether two hexes are adjacent.
+    pub fn adjacent(&self, a: HexId, b: HexId) -> bool {
+        match (self.grid.hex_of(a), self.grid.hex_of(b)) {
+            (Some(a), Some(b)) => a.is_adjacent(b),
+            _ => false,
+        }
+    }
+
+    /// The distance in hexes.
+    pub fn distance(&self, a: HexId, b: HexId) -> u32 {
+        match (self.grid.hex_of(a), self.grid.hex_of(b)) {
+            (Some(a), Some(b)) => a.distance(b),
+            _ => u32::MAX,
+        }
+    }
+
+    /// The feature of the hexside between two adjacent hexes.
+    pub fn feature(&self, a: HexId, b: HexId) -> Option<Feature> {
+        let (a, b): (Hex, Hex) = (self.grid.hex_of(a)?, self.grid.hex_of(b)?);
+        self.sides.get(&Hexside::between(a, b)?).copied()
+    }
+
+    /// Whether land units may cross from `a` into `b` at all: both land, no mountain or
+    /// blocked hexside (6.1.1 E), no river in a rain turn (13.1 C).
+    pub fn land_crossing(&self, a: HexId, b: HexId, rain: bool) -> bool {
+        self.adjacent(a, b)
+            && self.is_land(a)
+            && self.is_land(b)
+            && match self.feature(a, b) {
+                Some(Feature::Mountain | Feature::Blocked) => false,
+                Some(Feature::River) => !rain,
+                None => true,
+            }
+    }
+
+    /// Whether a land hex touches the sea (a coastal hex, 12.5.5).
+    pub fn is_coastal(&self, id: HexId) -> bool {
+        self.is_land(id) && self.neighbours(id).iter().any(|&n| !self.is_land(n))
+    }
+
+    /// Whether a fleet may be in `id`: a hex that contains sea (12.2.2).
+    pub fn has_sea(&self, id: HexId) -> bool {
+        !self.is_land(id) || self.is_coastal(id)
+    }
+
+    /// Whether a fleet may move from `a` into `b`: both hold sea and the hexside is not
+    /// all-land (12.2.2): one of the two is an all-sea hex.
+    pub fn sea_crossing(&self, a: HexId, b: HexId) -> bool {
+        self.adjacent(a, b)
+            && self.has_sea(a)
+            && self.has_sea(b)
+            && (!self.is_land(a) || !self.is_land(b))
+    }
+
+    /// The city or castle in a hex.
+    pub fn site_at(&self, id: HexId) -> Option<usize> {
+        self.site_at.get(&id).copied()
+    }
+
+    /// The site named `name`.
+    pub fn site_named(&self, name: &str) -> Option<usize> {
+        self.sites.iter().position(|s| s.name == name)
+    }
+
+    /// Whether a hex lies in Egypt (13.2.7).
+    pub fn in_egypt(&self, id: HexId) -> bool {
+        self.egypt.contains(&id)
+    }
+
+    /// Every hexside with a feature, for renderers.
+    pub fn features(&self) -> impl Iterator<Item = (HexId, HexId, Feature)> + '_ {
+        self.sides.iter().filter_map(|(side, f)| {
+            let (a, b) = side.hexes();
+            Some((self.grid.id_of(a)?, self.grid.id_of(b)?, *f))
+        })
+    }
+}
+
+/// Reads one hex of the map.
+fn one_hex(grid: &Grid, s: &str, file: &str, errors: &mut DataErrors) -> Option<HexId> {
+    match s.parse::<HexId>() {
+        Ok(id) if grid.contains_id(id) => Some(id),
+        _ => {
+            errors.push(
+                file,
+                None,
+                format!(
+                    "`{s}` is not a hex of the map ({} to {})",
+                    grid.first(),
+                    grid.last()
+                ),
+            );
+            None
+        }
+    }
+}
+
+/// Reads ids and column runs (`"0107..0124"`).
+pub fn hex_list(grid: &Grid, items: &[String], file: &str, errors: &mut DataErrors) -> Vec<HexId> {
+    let mut out = Vec::new();
+    for item in items {
+        match item.split_once("..") {
+            None => out.extend(one_hex(grid, item, file, errors)),
+            Some((a, b)) => {
+                let (Some(a), Some(b)) = (
+                    one_hex(grid, a, file, errors),
+                    one_hex(grid, b, file, errors),
+                ) else {
+                    continue;
+                };
+                if a.col != b.col || a.row > b.row {
+                    errors.push(
+                        file,
+                        None,
+                        format!("`{item}` is not a column run north to south like 0107..0124"),
+                    );
+                    continue;
+                }
+                out.extend((a.row..=b.row).map(|r| HexId::new(a.col, r)));
+            }
+        }
+    }
+    out
+}

@@ -1,0 +1,212 @@
+//! Land Movement (6.0): movement allowances, the cost of each step between hexes and city
+//! mini-hexes, rivers and impassable hexsides, writing a path, and the simultaneous
+//! resolution of every written move with zones of influence (7.2.2), passing through enemy
+//! forces (6.1.3), entering cities (9.1, 10.3.7) and stacking inside them (6.3.2).
+
+use hexgrid::search;
+
+use crate::map::Place;
+use crate::orders::Order;
+use crate::scenario::Side;
+use crate::state::{State, Status};
+use crate::zoi::Zones;
+
+/// The Crusades 6.1.1 B, 13.1 B, 13.2.2 (normal in winter): a leader's movement allowance this turn: Crusaders (and
+/// Cypriots, Armenians) 5, Saracens 6; in rain turns Saracens 3, everyone else 2.
+pub fn allowance(state: &State, side: Side) -> u32 {
+    match (side, state.turn_info().rain) {
+        (Side::Saracens, false) => 6,
+        (Side::Saracens, true) => 3,
+        (_, false) => 5,
+        (_, true) => 2,
+    }
+}
+
+/// The Crusades 11.2.2 A, 13.1 B: how many hexes a Saracen force without a line of
+/// communications may enter (2, or 1 in rain turns).
+pub fn unsupplied_saracen_hexes(state: &State) -> usize {
+    if state.turn_info().rain {
+        1
+    } else {
+        2
+    }
+}
+
+/// The MP cost of one step, or `None` if the step is impossible:
+/// 6.1.1 C-E (1 MP a hex, +1 across a river, never across mountain or blocked hexsides),
+/// 13.1 C (no river in rain), 6.2.1 A and 10.1.3 (a city or castle costs 1 MP more: entering
+/// its mini-hex from its hex is a step of 1 MP; leaving it is a step of 1 MP too, the
+/// mini-hex being a separate hex for movement).
+pub fn step_cost(state: &State, from: Place, to: Place) -> Option<u32> {
+    let map = &state.scenario.map;
+    let rain = state.turn_info().rain;
+    match (from.inside, to.inside) {
+        (false, false) => {
+            if !map.land_crossing(from.hex, to.hex, rain) {
+                return None;
+            }
+            let river = map.feature(from.hex, to.hex) == Some(crate::map::Feature::River);
+            Some(1 + u32::from(river))
+        }
+        (false, true) | (true, false) => {
+            (from.hex == to.hex && map.site_at(from.hex).is_some()).then_some(1)
+        }
+        (true, true) => None,
+    }
+}
+
+/// The places next to `p` a land force may step to (6.3.1: no stacking limit in the open;
+/// 6.1.4, 6.2.3: friendly forces and fleets never hinder a step).
+pub fn steps(state: &State, p: Place) -> Vec<(Place, u32)> {
+    let map = &state.scenario.map;
+    let mut out = Vec::new();
+    if p.inside {
+        out.push((Place::outside(p.hex), 1));
+        return out;
+    }
+    if map.site_at(p.hex).is_some() {
+        out.push((Place::inside(p.hex), 1));
+    }
+    for n in map.neighbours(p.hex) {
+        let to = Place::outside(n);
+        if let Some(c) = step_cost(state, p, to) {
+            out.push((to, c));
+        }
+    }
+    out
+}
+
+/// The cost of a written path from `start`, or why it cannot be walked.
+pub fn path_cost(state: &State, start: Place, path: &[Place]) -> Result<u32, String> {
+    let mut at = start;
+    let mut total = 0;
+    for &p in path {
+        match step_cost(state, at, p) {
+            Some(c) => total += c,
+            None => return Err(format!("no step from {at} to {p} (6.1.1, 10.1.3, 13.1 C)")),
+        }
+        at = p;
+    }
+    Ok(total)
+}
+
+/// Every place a leader at `start` can reach within `budget` MPs, each with its canonical
+/// (cheapest, first-found) path, in a stable order.
+pub fn reachable(state: &State, start: Place, budget: u32) -> Vec<(Place, Vec<Place>)> {
+    let reached = search(
+        start,
+        budget,
+        |p, out| out.extend(steps(state, *p)),
+        |_| true,
+    );
+    let mut out: Vec<(Place, Vec<Place>)> = reached
+        .iter()
+        .filter(|r| r.0 != start)
+        .map(|r| {
+            let path = reached.path_to(&r.0);
+            (r.0, path[1..].to_vec())
+        })
+        .collect();
+    out.sort_by_key(|(p, _)| *p);
+    out
+}
+
+/// Where a move ends when resolved, and whether it was cut short.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct MoveResult {
+    /// The places actually entered.
+    pub entered: Vec<Place>,
+    /// Why it stopped early, if it did.
+    pub stopped: Option<String>,
+}
+
+/// The Crusades 6.0, 7.2.2, 7.2.3, 6.1.3 B, 10.3.7, 11.2.2 A: walks a written path, stopping
+/// on entering an enemy ZOI that no friendly force present at the start negates (7.2.9 A),
+/// except the ZOI of the city the force means to besiege (7.2.2 B) or is leaving a siege of
+/// (7.2.3); never entering a city occupied by an enemy; a Saracen force without a line of
+/// communications enters at most two hexes (one in rain).
+pub fn walk(
+    state: &State,
+    zones: &Zones,
+    side: Side,
+    start: Place,
+    path: &[Place],
+    supplied: bool,
+    staying_enemy_inside: &dyn Fn(usize) -> bool,
+) -> MoveResult {
+    let map = &state.scenario.map;
+    let target = path.last().copied();
+    // 7.2.2 B: the city whose hex the move ends outside of is the one it means to besiege.
+    let besieging = target
+        .filter(|t| !t.inside)
+        .and_then(|t| map.site_at(t.hex));
+    // 7.2.3: abandoning a siege of the city in the start hex.
+    let abandoning = (!start.inside).then(|| map.site_at(start.hex)).flatten();
+    let mut entered = Vec::new();
+    let mut hexes = 0;
+    for &p in path {
+        if p.inside {
+            if let Some(site) = map.site_at(p.hex) {
+                if staying_enemy_inside(site) {
+                    return MoveResult {
+                        entered,
+                        stopped: Some(format!(
+                            "{} is held by the enemy (10.3.7)",
+                            map.sites[site].name
+                        )),
+                    };
+                }
+            }
+            entered.push(p);
+            continue;
+        }
+        if side == Side::Saracens
+            && !supplied
+            && p.hex != start.hex
+            && hexes >= unsupplied_saracen_hexes(state)
+        {
+            return MoveResult {
+                entered,
+                stopped: Some("no line of communications: two hexes at most (11.2.2 A)".into()),
+            };
+        }
+        entered.push(p);
+        if p.hex != start.hex {
+            hexes += 1;
+        }
+        let friendly_there = state.sides_at(p).contains(&side);
+        let stops = zones.at(p.hex).iter().any(|s| {
+            s.side.enemy_of(side)
+                && !(s.site.is_some() && (s.site == besieging || s.site == abandoning))
+        });
+        if stops && !friendly_there && Some(p) != target {
+            return MoveResult {
+                entered,
+                stopped: Some(format!(
+                    "entered an enemy zone of influence in {} (7.2.2 A)",
+                    p.hex
+                )),
+            };
+        }
+    }
+    MoveResult {
+        entered,
+        stopped: None,
+    }
+}
+
+/// Whether a leader's order moves him.
+pub fn is_move(order: &Order) -> bool {
+    matches!(order, Order::Move { .. } | Order::Sally)
+}
+
+/// Whether a leader stays where he is this turn (for zones of influence at the start of
+/// movement): active, and neither moving nor carried by a fleet.
+pub fn stays(state: &State, leader: usize) -> bool {
+    let l = &state.leaders[leader];
+    if l.status != Status::Active {
+        return false;
+    }
+    let book = state.book(state.side_of(leader));
+    !is_move(&book.effective(leader)) && book.carrier(leader).is_none()
+}
