@@ -1,0 +1,190 @@
+//! Intervention (7.0): the Moslem player's secret choice each Game-Turn of which off-map
+//! army may join the Assault Phase, its limits, what is revealed when, where the armies
+//! enter, and the free entry of every army when the Crusaders cross the outerworks (7.23).
+
+use hexgrid::Hex;
+use serde::{Deserialize, Serialize};
+
+use crate::rules::{Army, Rules};
+
+/// The three Intervention counters (7.11).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Intervention {
+    /// "Saladin Attacks": every army, and an Assault Phase whatever the Crusader chose.
+    SaladinAttacks,
+    /// "Army of Egypt".
+    ArmyOfEgypt,
+    /// "Army of Mosul".
+    ArmyOfMosul,
+}
+
+impl Intervention {
+    /// All three, in the order of 7.11.
+    pub const ALL: [Intervention; 3] = [
+        Intervention::SaladinAttacks,
+        Intervention::ArmyOfEgypt,
+        Intervention::ArmyOfMosul,
+    ];
+
+    /// The counter's printed name.
+    pub fn name(self) -> &'static str {
+        match self {
+            Intervention::SaladinAttacks => "Saladin Attacks",
+            Intervention::ArmyOfEgypt => "Army of Egypt",
+            Intervention::ArmyOfMosul => "Army of Mosul",
+        }
+    }
+}
+
+/// How many times each counter has been chosen.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Used {
+    /// "Saladin Attacks".
+    pub saladin_attacks: u8,
+    /// "Army of Egypt".
+    pub army_of_egypt: u8,
+    /// "Army of Mosul".
+    pub army_of_mosul: u8,
+}
+
+impl Used {
+    fn count(&mut self, c: Intervention) -> &mut u8 {
+        match c {
+            Intervention::SaladinAttacks => &mut self.saladin_attacks,
+            Intervention::ArmyOfEgypt => &mut self.army_of_egypt,
+            Intervention::ArmyOfMosul => &mut self.army_of_mosul,
+        }
+    }
+}
+
+/// Acre 7.11-7.13: the most times a counter may be chosen in a game.
+pub fn limit(rules: &Rules, c: Intervention) -> u8 {
+    let l = &rules.scenario.intervention;
+    match c {
+        Intervention::SaladinAttacks => l.saladin_attacks,
+        Intervention::ArmyOfEgypt => l.army_of_egypt,
+        Intervention::ArmyOfMosul => l.army_of_mosul,
+    }
+}
+
+/// Acre 7.22, 7.11-7.13: the counters the Moslem player may choose now (he must choose one).
+pub fn choices(rules: &Rules, used: &Used) -> Vec<Intervention> {
+    let mut u = *used;
+    Intervention::ALL
+        .into_iter()
+        .filter(|&c| *u.count(c) < limit(rules, c))
+        .collect()
+}
+
+/// Acre 7.22: records a choice (it counts whether or not the army is used), refusing one
+/// past its limit.
+pub fn choose(rules: &Rules, used: &mut Used, c: Intervention) -> Result<(), String> {
+    if !choices(rules, used).contains(&c) {
+        return Err(format!(
+            "\"{}\" may be chosen only {} times a game (7.1)",
+            c.name(),
+            limit(rules, c)
+        ));
+    }
+    *used.count(c) += 1;
+    Ok(())
+}
+
+/// Acre 4.0 and 7.0: whether there is an Assault Phase: the Crusader chose to assault, or
+/// the Moslem chose "Saladin Attacks".
+pub fn assault_phase(crusader_assaults: bool, c: Intervention) -> bool {
+    crusader_assaults || c == Intervention::SaladinAttacks
+}
+
+/// What the Moslem player must reveal of his counter in the Planning Phase (7.0).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Reveal {
+    /// Nothing until the end of the Game-Turn (the Crusader assaults).
+    Nothing,
+    /// Only whether it is "Saladin Attacks" (the Crusader bombards).
+    WhetherSaladinAttacks(bool),
+}
+
+/// Acre 7.0: if the Crusader bombards, the Moslem reveals whether he chose "Saladin
+/// Attacks"; if he assaults, nothing is revealed until the end of the Game-Turn.
+pub fn reveal_at_planning(crusader_assaults: bool, c: Intervention) -> Reveal {
+    if crusader_assaults {
+        Reveal::Nothing
+    } else {
+        Reveal::WhetherSaladinAttacks(c == Intervention::SaladinAttacks)
+    }
+}
+
+/// Acre 7.11-7.13, 7.23: the armies that may enter this Assault Phase: those of the counter,
+/// or every army once a Crusader unit has entered an outerworks hex under "Army of Egypt" or
+/// "Army of Mosul".
+pub fn armies(rules: &Rules, c: Intervention, crusaders_in_outerworks: bool) -> Vec<Army> {
+    let a = &rules.scenario.intervention_armies;
+    let names = match c {
+        _ if crusaders_in_outerworks => &a.saladin_attacks,
+        Intervention::SaladinAttacks => &a.saladin_attacks,
+        Intervention::ArmyOfEgypt => &a.army_of_egypt,
+        Intervention::ArmyOfMosul => &a.army_of_mosul,
+    };
+    names.iter().filter_map(|n| Army::parse(n)).collect()
+}
+
+/// Acre 7.21: whether an army unit may enter the map at this hex: the north or east edge,
+/// or the south edge from 0101 to 0701.
+pub fn entry_hex(rules: &Rules, hex: Hex) -> bool {
+    ["north_edge", "east_edge", "south_entry"]
+        .iter()
+        .any(|a| rules.map.area(a).contains(&hex))
+}
+
+/// Acre 7.21: entering the map costs one Movement Point (in half points).
+pub const ENTRY_COST: u32 = 2;
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn limits_two_six_and_eight() {
+        let r = Rules::load(&crate::builtin_data()).unwrap();
+        let mut used = Used::default();
+        choose(&r, &mut used, Intervention::SaladinAttacks).unwrap();
+        choose(&r, &mut used, Intervention::SaladinAttacks).unwrap();
+        assert!(choose(&r, &mut used, Intervention::SaladinAttacks).is_err());
+        for _ in 0..6 {
+            choose(&r, &mut used, Intervention::ArmyOfEgypt).unwrap();
+        }
+        assert_eq!(choices(&r, &used), vec![Intervention::ArmyOfMosul]);
+        for _ in 0..8 {
+            choose(&r, &mut used, Intervention::ArmyOfMosul).unwrap();
+        }
+        assert!(choices(&r, &used).is_empty(), "16 Game-Turns, 16 counters");
+    }
+
+    #[test]
+    fn what_is_revealed_and_who_comes() {
+        let r = Rules::load(&crate::builtin_data()).unwrap();
+        assert!(assault_phase(false, Intervention::SaladinAttacks));
+        assert!(!assault_phase(false, Intervention::ArmyOfEgypt));
+        assert_eq!(
+            reveal_at_planning(true, Intervention::SaladinAttacks),
+            Reveal::Nothing
+        );
+        assert_eq!(
+            reveal_at_planning(false, Intervention::ArmyOfMosul),
+            Reveal::WhetherSaladinAttacks(false)
+        );
+        assert_eq!(
+            armies(&r, Intervention::ArmyOfEgypt, false),
+            vec![Army::Egypt]
+        );
+        assert_eq!(
+            armies(&r, Intervention::ArmyOfMosul, true),
+            vec![Army::Sinjan, Army::Egypt, Army::Mosul]
+        );
+        assert!(entry_hex(&r, r.map.hex("0701").unwrap()));
+        assert!(!entry_hex(&r, r.map.hex("0802").unwrap()));
+        assert!(entry_hex(&r, r.map.hex("1530").unwrap()));
+    }
+}

@@ -1,0 +1,62 @@
+//! The Art of Siege: Acre (SPI): the Crusader siege of Acre in June and July 1191, with
+//! Saladin's relieving army outside, every rule enforced.
+//!
+//! Files follow the rulebook's chapters. This is the crate as far as it has come: the data
+//! and the rules of the chapters listed below, each a set of functions over a [`Position`]
+//! and the loaded [`Rules`] data, tested against the rulebook's worked examples. The
+//! sequence of play (4.0) and the engine's [`engine::Game`] are not built yet.
+//!
+//! | rulebook | file |
+//! |---|---|
+//! | data: map, counters, tables, scenario | [`data`] (files), [`map`], [`rules`] (typed, checked) |
+//! | where everything stands | [`position`] |
+//! | 5.0 Movement, 5.5 Stacking (with 14.12, 15.11, 15.14) | [`movement`] |
+//! | 6.0 Zones of Control | [`zoc`] |
+//! | 7.0 Intervention | [`intervention`] |
+//! | 8.0 Bombardment, Counter-Bombardment, Repair | [`bombardment`] |
+//! | 9.0 Fire Combat | [`fire`]; 9.24-9.3 retreats in [`retreat`] |
+//! | 10.0 Melee Combat (odds, morale, ladder rolls) | [`melee`] |
+//! | 11.0 Regrouping (isolation, pairs) | [`regroup`] |
+//! | 13.0 Engineering | [`engineering`] |
+//! | 14.0 Leaders | [`leaders`] |
+//! | 15.0 Cavalry and the Naphtha Grenadiers, 10.2 retreat before combat | [`cavalry`] |
+//! | 18.0 Victory | [`victory`] |
+//!
+//! Rule choices where the text is ambiguous are in `docs/acre/rules-notes.md`.
+
+pub mod bombardment;
+pub mod cavalry;
+pub mod data;
+pub mod engineering;
+pub mod fire;
+pub mod intervention;
+pub mod leaders;
+pub mod map;
+pub mod melee;
+pub mod movement;
+pub mod position;
+pub mod regroup;
+pub mod retreat;
+pub mod rules;
+pub mod victory;
+pub mod zoc;
+
+pub use position::Position;
+pub use rules::Rules;
+
+use include_dir::{include_dir, Dir};
+
+/// The built-in data files of Acre (`data/acre/`).
+static DATA: Dir<'_> = include_dir!("$CARGO_MANIFEST_DIR/../../data/acre");
+
+/// The built-in data set, paths relative to the data root (`acre/tables.toml`).
+pub fn builtin_data() -> engine::DataSet {
+    let files: Vec<(String, &'static str)> = DATA
+        .files()
+        .filter_map(|f| {
+            f.contents_utf8()
+                .map(|t| (format!("acre/{}", f.path().display()), t))
+        })
+        .collect();
+    engine::DataSet::from_files(files.iter().map(|(p, t)| (p.as_str(), *t)))
+}

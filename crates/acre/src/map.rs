@@ -1,0 +1,500 @@
+//! The map of Acre, checked into typed values: terrain per hex with its 5.27 effects, the
+//! camps by nationality, the all-sea hexsides (6.12), the map edges, and the regions the rules
+//! name (Acre itself, the ground between the outerworks and the foss).
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use engine::{DataErrors, Provenance};
+use hexgrid::{Grid, Hex, HexId, HexMap, Hexside, Layout};
+use serde::{Deserialize, Serialize};
+
+use crate::data::{Cost, MapFile, TablesFile};
+
+/// What the rules know a terrain as (5.27).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Class {
+    /// Clear.
+    Clear,
+    /// Road (5.27).
+    Road,
+    /// Acre's street pattern (Addenda to 10.34).
+    Street,
+    /// Marsh.
+    Marsh,
+    /// The Belus river ravine.
+    Ravine,
+    /// A camp (5.33).
+    Camp,
+    /// The outerworks (5.32).
+    Outerworks,
+    /// The foss (5.31).
+    Foss,
+    /// A wall (5.35).
+    Wall,
+    /// A tower (5.34).
+    Tower,
+    /// Sea: prohibited.
+    Sea,
+}
+
+impl Class {
+    const ALL: [(&'static str, Class); 11] = [
+        ("clear", Class::Clear),
+        ("road", Class::Road),
+        ("street", Class::Street),
+        ("marsh", Class::Marsh),
+        ("ravine", Class::Ravine),
+        ("camp", Class::Camp),
+        ("outerworks", Class::Outerworks),
+        ("foss", Class::Foss),
+        ("wall", Class::Wall),
+        ("tower", Class::Tower),
+        ("sea", Class::Sea),
+    ];
+
+    fn parse(s: &str) -> Option<Class> {
+        Self::ALL.iter().find(|(k, _)| *k == s).map(|(_, c)| *c)
+    }
+
+    /// A Wall or Tower hex.
+    pub fn is_wall_or_tower(self) -> bool {
+        matches!(self, Class::Wall | Class::Tower)
+    }
+}
+
+/// The Terrain Effects Chart's "Effect on Melee" (5.27).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum MeleeEffect {
+    /// No effect.
+    None,
+    /// An attacker in the hex is halved.
+    AttackerHalved,
+    /// A Moslem defender in the hex is halved.
+    MoslemDefenderHalved,
+    /// The defender in the hex is halved.
+    DefenderHalved,
+    /// The defender in the hex is doubled.
+    DefenderDoubled,
+}
+
+impl MeleeEffect {
+    fn parse(s: &str) -> Option<MeleeEffect> {
+        Some(match s {
+            "none" => MeleeEffect::None,
+            "attacker_halved" => MeleeEffect::AttackerHalved,
+            "moslem_defender_halved" => MeleeEffect::MoslemDefenderHalved,
+            "defender_halved" => MeleeEffect::DefenderHalved,
+            "defender_doubled" => MeleeEffect::DefenderDoubled,
+            _ => return None,
+        })
+    }
+}
+
+/// Effects of a terrain that can change (a foss once filled).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Effects {
+    /// Half Movement Points to enter, `None` if prohibited.
+    pub cost: Option<u8>,
+    /// Effect on melee.
+    pub melee: MeleeEffect,
+    /// 9.5 modifier when the target is in the hex.
+    pub fire: i32,
+}
+
+/// A terrain of the Terrain Effects Chart.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Terrain {
+    /// Its key.
+    pub key: String,
+    /// Printed name.
+    pub name: String,
+    /// What the rules know it as.
+    pub class: Class,
+    /// Its effects.
+    pub effects: Effects,
+    /// Its effects once filled (foss only, 13.1).
+    pub filled: Option<Effects>,
+    /// 9.11.
+    pub blocks_los: bool,
+    /// CSS colour.
+    pub colour: String,
+}
+
+/// A Crusader nationality (9.25, 10.53-10.56).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Nationality {
+    /// France.
+    French,
+    /// England.
+    English,
+    /// The Kingdom of Jerusalem.
+    Jerusalem,
+    /// The Empire.
+    German,
+}
+
+impl Nationality {
+    /// Reads a nationality key.
+    pub fn parse(s: &str) -> Option<Nationality> {
+        Some(match s {
+            "french" => Nationality::French,
+            "english" => Nationality::English,
+            "jerusalem" => Nationality::Jerusalem,
+            "german" => Nationality::German,
+            _ => return None,
+        })
+    }
+}
+
+/// The checked map.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Map {
+    /// Title.
+    pub title: String,
+    /// The hexes.
+    pub grid: Grid,
+    /// Terrains, indexed by each hex's terrain.
+    pub terrains: Vec<Terrain>,
+    terrain: HexMap<u8>,
+    camps: HexMap<Nationality>,
+    all_sea: BTreeSet<Hexside>,
+    areas: BTreeMap<String, Vec<Hex>>,
+    /// Names printed on the map.
+    pub labels: Vec<(Hex, String)>,
+    /// Where the map comes from.
+    pub provenance: Provenance,
+}
+
+/// Reads a hex list of ids and column runs (`"1806..1815"`), pushing problems to `errors`.
+pub fn parse_hexes(
+    grid: &Grid,
+    items: &[String],
+    file: &str,
+    what: &str,
+    errors: &mut DataErrors,
+) -> Vec<Hex> {
+    let mut out = Vec::new();
+    for item in items {
+        let one = |s: &str, errors: &mut DataErrors| -> Option<HexId> {
+            match s.parse::<HexId>() {
+                Ok(id) if grid.contains_id(id) => Some(id),
+                Ok(_) => {
+                    errors.push(file, None, format!("{what}: hex `{s}` is off the map"));
+                    None
+                }
+                Err(e) => {
+                    errors.push(file, None, format!("{what}: `{s}`: {e}"));
+                    None
+                }
+            }
+        };
+        match item.split_once("..") {
+            Some((a, b)) => {
+                let (Some(a), Some(b)) = (one(a, errors), one(b, errors)) else {
+                    continue;
+                };
+                if a.col != b.col || a.row > b.row {
+                    errors.push(
+                        file,
+                        None,
+                        format!("{what}: run `{item}` must stay in one column, north to south"),
+                    );
+                    continue;
+                }
+                for row in a.row..=b.row {
+                    out.extend(grid.hex_of(HexId::new(a.col, row)));
+                }
+            }
+            None => out.extend(one(item, errors).and_then(|id| grid.hex_of(id))),
+        }
+    }
+    out
+}
+
+fn cost_half_points(c: Cost) -> Option<u8> {
+    match c {
+        Cost::Points(p) if p >= 0.0 => Some((p * 2.0).round() as u8),
+        _ => None,
+    }
+}
+
+/// Checks the Terrain Effects Chart rows of `tables.toml`.
+pub fn load_terrains(tables: &TablesFile, file: &str, errors: &mut DataErrors) -> Vec<Terrain> {
+    let mut out = Vec::new();
+    for row in &tables.terrain {
+        row.provenance
+            .check(file, &format!("terrain `{}`", row.key), errors);
+        let class = Class::parse(&row.class);
+        if class.is_none() {
+            let valid: Vec<_> = Class::ALL.iter().map(|(k, _)| *k).collect();
+            errors.push(
+                file,
+                None,
+                format!(
+                    "terrain `{}`: class `{}` is not one of {}",
+                    row.key,
+                    row.class,
+                    valid.join(", ")
+                ),
+            );
+        }
+        let melee = |s: &str, errors: &mut DataErrors| {
+            MeleeEffect::parse(s).unwrap_or_else(|| {
+                errors.push(file, None, format!("terrain `{}`: melee `{s}` is not one of none, attacker_halved, moslem_defender_halved, defender_halved, defender_doubled", row.key));
+                MeleeEffect::None
+            })
+        };
+        let effects = Effects {
+            cost: cost_half_points(row.cost),
+            melee: melee(&row.melee, errors),
+            fire: row.fire,
+        };
+        let filled = row.filled.as_ref().map(|f| Effects {
+            cost: cost_half_points(f.cost),
+            melee: melee(&f.melee, errors),
+            fire: f.fire,
+        });
+        out.push(Terrain {
+            key: row.key.clone(),
+            name: row.name.clone(),
+            class: class.unwrap_or(Class::Clear),
+            effects,
+            filled,
+            blocks_los: row.blocks_los,
+            colour: row.colour.clone(),
+        });
+    }
+    out
+}
+
+impl Map {
+    /// Checks `map.toml` against the terrains of `tables.toml`.
+    pub fn load(file: &str, raw: &MapFile, terrains: Vec<Terrain>) -> Result<Map, DataErrors> {
+        let mut errors = DataErrors::default();
+        raw.provenance.check(file, "map", &mut errors);
+        let (first, last) = match (raw.first.parse::<HexId>(), raw.last.parse::<HexId>()) {
+            (Ok(a), Ok(b)) => (a, b),
+            _ => {
+                errors.push(file, None, "`first` and `last` must be four-digit hex ids");
+                return Err(errors);
+            }
+        };
+        let grid = Grid::new(Layout::new(raw.layout), first, last);
+        let index_of = |key: &str, errors: &mut DataErrors| -> Option<u8> {
+            let i = terrains.iter().position(|t| t.key == key);
+            if i.is_none() {
+                let keys: Vec<_> = terrains.iter().map(|t| t.key.as_str()).collect();
+                errors.push(
+                    file,
+                    None,
+                    format!("terrain `{key}` is not one of {}", keys.join(", ")),
+                );
+            }
+            i.map(|i| i as u8)
+        };
+        let default = index_of(&raw.default_terrain, &mut errors).unwrap_or(0);
+        let mut terrain = HexMap::filled(grid, default);
+        for g in &raw.terrain {
+            let t = index_of(&g.terrain, &mut errors);
+            for h in parse_hexes(&grid, &g.hexes, file, &g.terrain, &mut errors) {
+                if let Some(t) = t {
+                    terrain.insert(h, t);
+                }
+            }
+        }
+        let camp_index = terrains.iter().position(|t| t.class == Class::Camp);
+        let mut camps = HexMap::new(grid);
+        for c in &raw.camp {
+            let Some(n) = Nationality::parse(&c.nationality) else {
+                errors.push(
+                    file,
+                    None,
+                    format!(
+                        "camp nationality `{}` is not one of french, english, jerusalem, german",
+                        c.nationality
+                    ),
+                );
+                continue;
+            };
+            for h in parse_hexes(&grid, &c.hexes, file, "camp", &mut errors) {
+                camps.insert(h, n);
+                match camp_index {
+                    Some(i) => {
+                        terrain.insert(h, i as u8);
+                    }
+                    None => errors.push(file, None, "tables.toml has no terrain of class camp"),
+                }
+            }
+        }
+        let mut all_sea = BTreeSet::new();
+        raw.all_sea.provenance.check(file, "all_sea", &mut errors);
+        for s in &raw.all_sea.sides {
+            let hexes: Vec<String> = s.split('/').map(str::to_string).collect();
+            let parsed = parse_hexes(&grid, &hexes, file, "all_sea", &mut errors);
+            match (hexes.len(), parsed.as_slice()) {
+                (2, [a, b]) => match Hexside::between(*a, *b) {
+                    Some(side) => {
+                        all_sea.insert(side);
+                    }
+                    None => errors.push(file, None, format!("all_sea: `{s}` is not a hexside")),
+                },
+                _ => errors.push(file, None, format!("all_sea: `{s}` must be written A/B")),
+            }
+        }
+        let mut areas = BTreeMap::new();
+        for (name, a) in &raw.area {
+            a.provenance
+                .check(file, &format!("area `{name}`"), &mut errors);
+            areas.insert(
+                name.clone(),
+                parse_hexes(&grid, &a.hexes, file, name, &mut errors),
+            );
+        }
+        for needed in ["north_edge", "east_edge", "south_entry"] {
+            if !areas.contains_key(needed) {
+                errors.push(file, None, format!("area `{needed}` is required (7.21)"));
+            }
+        }
+        let mut labels = Vec::new();
+        for l in &raw.label {
+            for h in parse_hexes(
+                &grid,
+                std::slice::from_ref(&l.hex),
+                file,
+                "label",
+                &mut errors,
+            ) {
+                labels.push((h, l.text.clone()));
+            }
+        }
+        let map = Map {
+            title: raw.title.clone(),
+            grid,
+            terrains,
+            terrain,
+            camps,
+            all_sea,
+            areas,
+            labels,
+            provenance: raw.provenance.clone(),
+        };
+        errors.into_result(map)
+    }
+
+    /// The hex printed `id`, if on the map.
+    pub fn hex(&self, id: &str) -> Option<Hex> {
+        id.parse::<HexId>().ok().and_then(|i| self.grid.hex_of(i))
+    }
+
+    /// The printed id of a hex (`"????"` off the map).
+    pub fn id(&self, hex: Hex) -> String {
+        self.grid
+            .id_of(hex)
+            .map(|i| i.to_string())
+            .unwrap_or_else(|| "????".into())
+    }
+
+    /// Whether the hex is on the map.
+    pub fn on_map(&self, hex: Hex) -> bool {
+        self.grid.contains(hex)
+    }
+
+    /// The on-map neighbours of a hex.
+    pub fn neighbours(&self, hex: Hex) -> impl Iterator<Item = Hex> + '_ {
+        self.grid.neighbours(hex)
+    }
+
+    /// The terrain of a hex (sea off the map).
+    pub fn terrain(&self, hex: Hex) -> &Terrain {
+        let i = self.terrain.get(hex).copied().unwrap_or_else(|| {
+            self.terrains
+                .iter()
+                .position(|t| t.class == Class::Sea)
+                .unwrap_or(0) as u8
+        });
+        &self.terrains[i as usize]
+    }
+
+    /// The terrain class of a hex.
+    pub fn class(&self, hex: Hex) -> Class {
+        if self.on_map(hex) {
+            self.terrain(hex).class
+        } else {
+            Class::Sea
+        }
+    }
+
+    /// A Wall or Tower hex.
+    pub fn is_wall_or_tower(&self, hex: Hex) -> bool {
+        self.class(hex).is_wall_or_tower()
+    }
+
+    /// Within Acre: a street or a Wall/Tower hex (10.51: "Wall/Tower hexes count as part of
+    /// Acre").
+    pub fn in_acre(&self, hex: Hex) -> bool {
+        matches!(self.class(hex), Class::Street) || self.is_wall_or_tower(hex)
+    }
+
+    /// The nationality of a camp hex.
+    pub fn camp(&self, hex: Hex) -> Option<Nationality> {
+        self.camps.get(hex).copied()
+    }
+
+    /// Every camp hex, with its nationality.
+    pub fn camps(&self) -> impl Iterator<Item = (Hex, Nationality)> + '_ {
+        self.camps.iter().map(|(h, n)| (h, *n))
+    }
+
+    /// Whether the hexside between two adjacent hexes is all-sea (6.12).
+    pub fn all_sea_between(&self, a: Hex, b: Hex) -> bool {
+        Hexside::between(a, b).is_some_and(|s| self.all_sea.contains(&s))
+    }
+
+    /// A named area's hexes (empty if unknown).
+    pub fn area(&self, name: &str) -> &[Hex] {
+        self.areas.get(name).map(Vec::as_slice).unwrap_or(&[])
+    }
+
+    /// The hexes of every class in `classes`.
+    pub fn hexes_of(&self, classes: &[Class]) -> Vec<Hex> {
+        self.grid
+            .hexes()
+            .filter(|h| classes.contains(&self.class(*h)))
+            .collect()
+    }
+
+    /// The ground "between the outerworks and the foss" (5.16, 5.17, 12.23, 17.0): every hex
+    /// reached from a foss hex without crossing the outerworks, the walls or the sea, with the
+    /// foss and the outerworks hexes that bound it (rules-notes: "between").
+    pub fn between_outerworks_and_foss(&self) -> BTreeSet<Hex> {
+        let mut seen: BTreeSet<Hex> = self.hexes_of(&[Class::Foss]).into_iter().collect();
+        let mut stack: Vec<Hex> = seen.iter().copied().collect();
+        while let Some(h) = stack.pop() {
+            if self.class(h) == Class::Outerworks {
+                continue;
+            }
+            for n in self.neighbours(h) {
+                let c = self.class(n);
+                if !seen.contains(&n)
+                    && !matches!(c, Class::Sea | Class::Wall | Class::Tower | Class::Street)
+                {
+                    seen.insert(n);
+                    stack.push(n);
+                }
+            }
+        }
+        seen
+    }
+
+    /// The distance in hexes from `hex` to the nearest hex of one of `classes`.
+    pub fn distance_to(&self, hex: Hex, classes: &[Class]) -> Option<u32> {
+        self.grid
+            .hexes()
+            .filter(|h| classes.contains(&self.class(*h)))
+            .map(|h| h.distance(hex))
+            .min()
+    }
+}

@@ -1,0 +1,200 @@
+//! Where everything stands: units, leaders and siege units with their state, wall damage,
+//! filled foss hexes and the armies' morale levels. A plain, serialisable value the rules of
+//! each chapter read and change.
+
+use std::collections::{BTreeMap, BTreeSet};
+
+use hexgrid::Hex;
+use serde::{Deserialize, Serialize};
+
+use crate::map::{Class, Nationality};
+use crate::rules::{Rules, Side, SiegeKind};
+
+/// Where a counter is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Location {
+    /// On the map.
+    Map(Hex),
+    /// Off the map: Moslem army units waiting to intervene (7.2), damaged engines (12.17,
+    /// 12.24), wounded leaders (14.41).
+    OffMap,
+    /// In the Regrouping Box (9.27, 11.0).
+    Regrouping,
+    /// Permanently out of the game.
+    Destroyed,
+}
+
+impl Location {
+    /// The hex, if on the map.
+    pub fn hex(self) -> Option<Hex> {
+        match self {
+            Location::Map(h) => Some(h),
+            _ => None,
+        }
+    }
+}
+
+/// A combat unit's state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct UnitState {
+    /// Where it is.
+    pub at: Location,
+    /// Disrupted (9.23).
+    pub disrupted: bool,
+    /// A garrison unit that has lost its first step (9.27).
+    pub reduced: bool,
+}
+
+/// A leader's state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LeaderState {
+    /// Where he is.
+    pub at: Location,
+    /// Wounded and out of play until the end of this Game-Turn (14.41).
+    pub wounded_until: Option<u8>,
+    /// Killed (14.41).
+    pub dead: bool,
+}
+
+/// A siege unit's state.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SiegeState {
+    /// Where it is.
+    pub at: Location,
+    /// Damaged and back in play from the Allocation Segment of this Game-Turn (12.17, 12.24).
+    pub returns_on: Option<u8>,
+}
+
+/// Army Morale Levels (10.5).
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ArmyMorale {
+    /// The Moslem army and garrison (10.51, 10.52, 10.56).
+    pub moslem: i32,
+    /// Each Crusader nationality (10.53-10.56).
+    pub crusader: BTreeMap<Nationality, i32>,
+    /// An off-map Moslem army unit has entered Acre (10.51 counts only the first time).
+    pub army_entered_acre: bool,
+    /// Moslem army units placed in the Regrouping Box since the start (10.52).
+    pub army_losses: u32,
+}
+
+/// Where everything stands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Position {
+    /// Combat units, indexed as [`Rules::units`].
+    pub units: Vec<UnitState>,
+    /// Leaders, indexed as [`Rules::leaders`].
+    pub leaders: Vec<LeaderState>,
+    /// Siege units, indexed as [`Rules::siege`].
+    pub siege: Vec<SiegeState>,
+    /// Breach Damage Levels of Wall and Tower hexes (8.14).
+    pub damage: BTreeMap<Hex, u8>,
+    /// Walls caved in by a tunnel: breached for the rest of the game (13.28).
+    pub caved_in: BTreeSet<Hex>,
+    /// Filled foss hexes (13.1).
+    pub filled: BTreeSet<Hex>,
+    /// Army Morale Levels.
+    pub morale: ArmyMorale,
+}
+
+impl Position {
+    /// Every counter off the map, nothing damaged.
+    pub fn empty(rules: &Rules) -> Position {
+        Position {
+            units: vec![
+                UnitState {
+                    at: Location::OffMap,
+                    disrupted: false,
+                    reduced: false,
+                };
+                rules.units.len()
+            ],
+            leaders: vec![
+                LeaderState {
+                    at: Location::OffMap,
+                    wounded_until: None,
+                    dead: false,
+                };
+                rules.leaders.len()
+            ],
+            siege: vec![
+                SiegeState {
+                    at: Location::OffMap,
+                    returns_on: None,
+                };
+                rules.siege.len()
+            ],
+            damage: BTreeMap::new(),
+            caved_in: BTreeSet::new(),
+            filled: BTreeSet::new(),
+            morale: ArmyMorale::default(),
+        }
+    }
+
+    /// The combat unit in a hex (5.51: at most one).
+    pub fn unit_at(&self, hex: Hex) -> Option<usize> {
+        self.units.iter().position(|u| u.at == Location::Map(hex))
+    }
+
+    /// The leader in a hex (5.52: at most one).
+    pub fn leader_at(&self, hex: Hex) -> Option<usize> {
+        self.leaders.iter().position(|l| l.at == Location::Map(hex))
+    }
+
+    /// The siege unit in a hex (5.53: at most one).
+    pub fn siege_at(&self, hex: Hex) -> Option<usize> {
+        self.siege.iter().position(|s| s.at == Location::Map(hex))
+    }
+
+    /// Whether a friendly siege tower of `side` stands in the hex (6.11, 10.3, 12.1).
+    pub fn siege_tower_at(&self, rules: &Rules, hex: Hex, side: Side) -> bool {
+        self.siege_at(hex).is_some_and(|s| {
+            rules.siege[s].kind == SiegeKind::SiegeTower && rules.siege[s].side == side
+        })
+    }
+
+    /// A unit's hex.
+    pub fn hex_of(&self, unit: usize) -> Option<Hex> {
+        self.units[unit].at.hex()
+    }
+
+    /// Whether a Wall or Tower hex is breached (8.14, 13.28).
+    pub fn breached(&self, rules: &Rules, hex: Hex) -> bool {
+        self.caved_in.contains(&hex)
+            || self.damage.get(&hex).copied().unwrap_or(0) >= rules.tables.breach_level
+    }
+
+    /// An unbreached Wall or Tower hex.
+    pub fn unbreached_wall(&self, rules: &Rules, hex: Hex) -> bool {
+        rules.map.is_wall_or_tower(hex) && !self.breached(rules, hex)
+    }
+
+    /// An unfilled foss hex.
+    pub fn unfilled_foss(&self, rules: &Rules, hex: Hex) -> bool {
+        rules.map.class(hex) == Class::Foss && !self.filled.contains(&hex)
+    }
+
+    /// The terrain effects of a hex now (a filled foss has its filled effects, 13.1).
+    pub fn effects(&self, rules: &Rules, hex: Hex) -> crate::map::Effects {
+        let t = rules.map.terrain(hex);
+        match t.filled {
+            Some(f) if self.filled.contains(&hex) => f,
+            _ => t.effects,
+        }
+    }
+
+    /// The side of the combat unit in a hex.
+    pub fn side_at(&self, rules: &Rules, hex: Hex) -> Option<Side> {
+        self.unit_at(hex).map(|u| rules.side_of(u))
+    }
+
+    /// The Melee Strength of a unit now (9.27: a reduced garrison unit uses its back).
+    pub fn melee_strength(&self, rules: &Rules, unit: usize) -> u32 {
+        let u = &rules.units[unit];
+        match (self.units[unit].reduced, u.reduced) {
+            (true, Some(r)) => r as u32,
+            _ => u.melee as u32,
+        }
+    }
+}
