@@ -31,6 +31,7 @@ mod error;
 mod output;
 mod play;
 mod plot;
+mod serve;
 mod simulate;
 mod text;
 
@@ -236,6 +237,8 @@ enum Command {
         #[arg(long, value_name = "OUT")]
         plot: Option<PathBuf>,
     },
+    /// Serve games over HTTP and WebSocket, with the web client (docs/api.md).
+    Serve(server::ServeArgs),
 }
 
 #[derive(Subcommand, Debug)]
@@ -311,6 +314,7 @@ fn run(cli: Cli) -> Result<(), CliError> {
                 force,
             },
         ),
+        Command::Serve(args) => serve::serve(&ctx, &args),
         Command::Simulate {
             scenario,
             games,

@@ -1,0 +1,306 @@
+//! Where games are kept: an SQLite file or a PostgreSQL database, through one code path
+//! (sqlx's `any` driver) and one set of migrations (`migrations/`).
+//!
+//! A game is stored as its record: the record's header once, and each action as a row. Every
+//! change is one transaction that also moves the game's revision on, and it is refused unless
+//! the stored revision is the one the change was made against, so a write can never be lost
+//! or applied twice.
+
+use engine::{GameRecord, RecordedAction};
+use serde::{Deserialize, Serialize};
+use sqlx::any::AnyPoolOptions;
+use sqlx::{AnyPool, Row};
+
+/// The migrations, embedded at build time.
+static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("./migrations");
+
+/// Why the database could not be opened or used.
+#[derive(Debug, thiserror::Error)]
+pub enum StoreError {
+    /// The database refused or failed.
+    #[error("database: {0}")]
+    Sql(#[from] sqlx::Error),
+    /// The migrations could not be applied.
+    #[error("database migrations: {0}")]
+    Migrate(#[from] sqlx::migrate::MigrateError),
+    /// A stored row does not read back (edited or damaged database).
+    #[error("game {id} in the database is damaged: {message}")]
+    Damaged {
+        /// The game's id.
+        id: String,
+        /// What is wrong.
+        message: String,
+    },
+    /// The stored revision moved under us: another server process writes to the database.
+    #[error("game {id} was changed by someone else (is another server using this database?)")]
+    Conflict {
+        /// The game's id.
+        id: String,
+    },
+}
+
+/// One seat of a stored game.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StoredSeat {
+    /// The seat's name, as the game names it.
+    pub seat: String,
+    /// `human`, or the AI player that plays it (`mcts:1000`).
+    pub player: String,
+    /// The blake3 hash (hex) of a human seat's token; the token itself is never stored.
+    pub token_hash: Option<String>,
+}
+
+/// A game as stored: enough to rebuild it with `registry::from_record`.
+#[derive(Clone, Debug)]
+pub struct StoredGame {
+    /// The game's id.
+    pub id: String,
+    /// The full record (header, every action and the final state hash).
+    pub record: GameRecord,
+    /// Its seats.
+    pub seats: Vec<StoredSeat>,
+    /// How many changes it has had.
+    pub revision: u64,
+}
+
+/// The database.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: AnyPool,
+}
+
+/// The URL sqlx should open for `url`: a bare path is an SQLite file, and an SQLite file is
+/// created when missing.
+pub fn normalise_url(url: &str) -> String {
+    let url = if url.contains(':') {
+        url.to_string()
+    } else {
+        format!("sqlite:{url}")
+    };
+    if url.starts_with("sqlite:") && !url.contains(":memory:") && !url.contains("mode=") {
+        let sep = if url.contains('?') { '&' } else { '?' };
+        format!("{url}{sep}mode=rwc")
+    } else {
+        url
+    }
+}
+
+impl Store {
+    /// Opens the database at `url` (`sqlite:crusades.db`, `postgres://user@host/db`), creating
+    /// an SQLite file if missing, and applies the migrations.
+    pub async fn open(url: &str) -> Result<Store, StoreError> {
+        sqlx::any::install_default_drivers();
+        let url = normalise_url(url);
+        let sqlite = url.starts_with("sqlite:");
+        // SQLite takes one writer at a time: one connection avoids busy errors, and the
+        // game's own lock already orders each game's writes.
+        let pool = AnyPoolOptions::new()
+            .max_connections(if sqlite { 1 } else { 8 })
+            .connect(&url)
+            .await?;
+        if sqlite {
+            sqlx::query("PRAGMA journal_mode=WAL")
+                .execute(&pool)
+                .await?;
+        }
+        MIGRATOR.run(&pool).await?;
+        Ok(Store { pool })
+    }
+
+    /// Stores a new game with the actions of its record (none for a new game).
+    pub async fn create(
+        &self,
+        id: &str,
+        record: &GameRecord,
+        seats: &[StoredSeat],
+    ) -> Result<(), StoreError> {
+        let header = header_json(record);
+        let seats = serde_json::to_string(seats).expect("seats serialise");
+        let created = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_secs() as i64);
+        let mut tx = self.pool.begin().await?;
+        sqlx::query(
+            "INSERT INTO games (id, header, seats, revision, state_hash, created) \
+             VALUES ($1, $2, $3, $4, $5, $6)",
+        )
+        .bind(id)
+        .bind(header)
+        .bind(seats)
+        .bind(0_i64)
+        .bind(record.state_hash.clone())
+        .bind(created)
+        .execute(&mut *tx)
+        .await?;
+        for (seq, action) in record.actions.iter().enumerate() {
+            insert_action(&mut tx, id, seq, action).await?;
+        }
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// The ids of every stored game, oldest first.
+    pub async fn ids(&self) -> Result<Vec<String>, StoreError> {
+        let rows = sqlx::query("SELECT id FROM games ORDER BY created, id")
+            .fetch_all(&self.pool)
+            .await?;
+        rows.iter()
+            .map(|r| r.try_get::<String, _>("id").map_err(StoreError::from))
+            .collect()
+    }
+
+    /// The stored game of this id, if there is one.
+    pub async fn load(&self, id: &str) -> Result<Option<StoredGame>, StoreError> {
+        let Some(row) =
+            sqlx::query("SELECT header, seats, revision, state_hash FROM games WHERE id = $1")
+                .bind(id)
+                .fetch_optional(&self.pool)
+                .await?
+        else {
+            return Ok(None);
+        };
+        let damaged = |message: String| StoreError::Damaged {
+            id: id.to_string(),
+            message,
+        };
+        let header: String = row.try_get("header")?;
+        let seats: String = row.try_get("seats")?;
+        let revision: i64 = row.try_get("revision")?;
+        let state_hash: String = row.try_get("state_hash")?;
+        let mut record: GameRecord =
+            serde_json::from_str(&header).map_err(|e| damaged(format!("its header: {e}")))?;
+        let seats: Vec<StoredSeat> =
+            serde_json::from_str(&seats).map_err(|e| damaged(format!("its seats: {e}")))?;
+        let rows = sqlx::query("SELECT seq, action FROM actions WHERE game_id = $1 ORDER BY seq")
+            .bind(id)
+            .fetch_all(&self.pool)
+            .await?;
+        record.actions = Vec::with_capacity(rows.len());
+        for (i, row) in rows.iter().enumerate() {
+            let seq: i64 = row.try_get("seq")?;
+            if seq != i as i64 {
+                return Err(damaged(format!("action {i} is missing")));
+            }
+            let text: String = row.try_get("action")?;
+            record.actions.push(
+                serde_json::from_str(&text).map_err(|e| damaged(format!("action {i}: {e}")))?,
+            );
+        }
+        record.state_hash = state_hash;
+        Ok(Some(StoredGame {
+            id: id.to_string(),
+            record,
+            seats,
+            revision: u64::try_from(revision)
+                .map_err(|_| damaged(format!("negative revision {revision}")))?,
+        }))
+    }
+
+    /// Commits one action taken at revision `revision` as the record's action number `seq`,
+    /// moving the game to revision `revision + 1` with this state hash.
+    pub async fn append(
+        &self,
+        id: &str,
+        revision: u64,
+        seq: usize,
+        action: &RecordedAction,
+        state_hash: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        insert_action(&mut tx, id, seq, action).await?;
+        bump(&mut tx, id, revision, state_hash).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Commits an undo at revision `revision`: the record keeps its first `keep` actions, and
+    /// the game moves to revision `revision + 1` with this state hash.
+    pub async fn truncate(
+        &self,
+        id: &str,
+        revision: u64,
+        keep: usize,
+        state_hash: &str,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("DELETE FROM actions WHERE game_id = $1 AND seq >= $2")
+            .bind(id)
+            .bind(keep as i64)
+            .execute(&mut *tx)
+            .await?;
+        bump(&mut tx, id, revision, state_hash).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}
+
+/// The record as stored in `games.header`: without its actions.
+fn header_json(record: &GameRecord) -> String {
+    let header = GameRecord {
+        actions: Vec::new(),
+        ..record.clone()
+    };
+    serde_json::to_string(&header).expect("records serialise")
+}
+
+async fn insert_action(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    seq: usize,
+    action: &RecordedAction,
+) -> Result<(), StoreError> {
+    sqlx::query("INSERT INTO actions (game_id, seq, action) VALUES ($1, $2, $3)")
+        .bind(id)
+        .bind(seq as i64)
+        .bind(serde_json::to_string(action).expect("actions serialise"))
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Moves the game from `revision` to the next, or fails if it is not at `revision`.
+async fn bump(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    id: &str,
+    revision: u64,
+    state_hash: &str,
+) -> Result<(), StoreError> {
+    let done = sqlx::query(
+        "UPDATE games SET revision = $1, state_hash = $2 WHERE id = $3 AND revision = $4",
+    )
+    .bind(revision as i64 + 1)
+    .bind(state_hash)
+    .bind(id)
+    .bind(revision as i64)
+    .execute(&mut **tx)
+    .await?;
+    if done.rows_affected() == 1 {
+        Ok(())
+    } else {
+        Err(StoreError::Conflict { id: id.to_string() })
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::normalise_url;
+
+    #[test]
+    fn sqlite_files_are_created_when_missing() {
+        assert_eq!(normalise_url("sqlite:games.db"), "sqlite:games.db?mode=rwc");
+        assert_eq!(normalise_url("games.db"), "sqlite:games.db?mode=rwc");
+        assert_eq!(
+            normalise_url("sqlite:games.db?cache=shared"),
+            "sqlite:games.db?cache=shared&mode=rwc"
+        );
+        assert_eq!(
+            normalise_url("sqlite:games.db?mode=ro"),
+            "sqlite:games.db?mode=ro"
+        );
+        assert_eq!(normalise_url("sqlite::memory:"), "sqlite::memory:");
+        assert_eq!(
+            normalise_url("postgres://u@localhost/db"),
+            "postgres://u@localhost/db"
+        );
+    }
+}

@@ -1,0 +1,351 @@
+// End-to-end tests of the web client against a real `crusades serve`: the lobby, hot-seat
+// hand-over, moving by clicking, attacks confirmed with their odds, live updates, errors.
+
+import assert from 'node:assert/strict';
+import { after, before, describe, test } from 'node:test';
+import { api, launchBrowser, shot, startServer, watchErrors } from './helpers.mjs';
+
+const SCENARIO = 'crusades-ii/hattin';
+let server;
+let browser;
+
+before(async () => {
+  server = await startServer();
+  browser = await launchBrowser();
+});
+
+after(async () => {
+  await browser?.close();
+  await server?.stop();
+});
+
+/** A new page with a phone or desktop viewport, failing the test on script errors. */
+async function newPage(viewport = { width: 1280, height: 860 }) {
+  const context = await browser.newContext({ viewport });
+  const page = await context.newPage();
+  return { page, context, errors: watchErrors(page) };
+}
+
+/** Creates a game through the API. */
+function createGame(seats, seed = 11) {
+  return api(server.base, 'POST', '/api/games', { body: { scenario: SCENARIO, options: [], seed, seats } });
+}
+
+/** The state as a seat (or spectator) sees it. */
+function state(id, token) {
+  return api(server.base, 'GET', `/api/games/${id}/state${token ? `?token=${token}` : ''}`);
+}
+
+/** A small deterministic generator of choices for the API-driven plays. */
+function chooser(seed) {
+  let x = seed >>> 0;
+  return (n) => {
+    x = (Math.imul(x, 1664525) + 1013904223) >>> 0;
+    return x % n;
+  };
+}
+
+/**
+ * Plays through the API as every human seat (choosing with `pick`) until `stop(doc, seat)`
+ * is true for the deciding seat's state or `limit` actions were taken; returns that state.
+ */
+async function playUntil(game, stop, limit, pick) {
+  const tokens = Object.fromEntries(Object.entries(game.seats).map(([s, v]) => [s, v.token]));
+  for (let i = 0; i < limit; i++) {
+    const pub = await state(game.id);
+    if (pub.outcome) return null;
+    const seat = pub.pending.find((s) => tokens[s]);
+    if (!seat) {
+      // An AI decides: wait for it. Another human's decision: this play is done.
+      if (!pub.pending.some((s) => (pub.ai_seats || []).includes(s))) return null;
+      await new Promise((r) => setTimeout(r, 50));
+      continue;
+    }
+    const doc = await state(game.id, tokens[seat]);
+    if (!doc.your_turn || !doc.actions.length) continue;
+    if (stop(doc, seat)) return { doc, seat, token: tokens[seat] };
+    const a = doc.actions[pick(doc.actions.length)];
+    await api(server.base, 'POST', `/api/games/${game.id}/actions`, {
+      token: tokens[seat], body: { action: a.notation, revision: doc.revision },
+    });
+  }
+  return null;
+}
+
+/** Clicks the centre of a hex on the map (a click, not a drag). */
+async function clickHex(page, id) {
+  const hex = page.locator(`#map polygon.hex[data-hex="${id}"]`);
+  await hex.scrollIntoViewIfNeeded();
+  const box = await hex.boundingBox();
+  assert.ok(box, `hex ${id} is drawn`);
+  await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+}
+
+/** Zooms in on a hex so that it and its neighbours can be clicked. */
+async function focusHex(page, id) {
+  await page.evaluate((hex) => {
+    const { map } = window.crusades;
+    map.view.k = 1.6;
+    map.centreOn(hex);
+  }, id);
+}
+
+describe('lobby and hot-seat', () => {
+  test('the lobby creates a game, shows the links and hands over between seats', async () => {
+    const { page, context, errors } = await newPage();
+    await page.goto(`${server.base}/`);
+    await page.locator(`#scenario option[value="${SCENARIO}"]`).waitFor({ state: 'attached' });
+    await page.selectOption('#scenario', SCENARIO);
+    const seats = await page.locator('#seats select').evaluateAll((els) => els.map((e) => e.dataset.seat));
+    assert.deepEqual(seats, ['crusader', 'muslim']);
+    for (const seat of seats) await page.selectOption(`#seat-${seat}`, 'human');
+    assert.ok(await page.locator('#options input[type=checkbox]').count() > 0, 'the options are offered');
+    await page.fill('#seed', '5');
+    await page.click('#create');
+    await page.locator('#links li[data-seat="muslim"] code').waitFor();
+    const links = await page.locator('#links code').allTextContents();
+    assert.equal(links.length, 3, 'two secret links and the spectator link');
+    assert.match(links[0], /\/play\/[^?]+\?token=.{16,}/);
+    assert.match(links[2], /\/play\/[^?]+$/);
+    await shot(page, 'lobby-created');
+
+    // Hot-seat: the first decision is the Muslim set-up; the map stays hidden until ready.
+    await page.click('#hotseat');
+    await page.waitForURL(/\/play\//);
+    await page.locator('#handover').waitFor({ state: 'visible' });
+    assert.match(await page.textContent('#handover-title'), /Pass to the Muslim player/);
+    assert.equal(await page.locator('#map .hex').count(), 0, 'nothing of the map while handing over');
+    assert.equal(await page.locator('#main').isVisible(), false);
+    await shot(page, 'handover-muslim');
+
+    const gameId = new URL(page.url()).pathname.split('/').pop();
+    const tokens = await page.evaluate((id) => JSON.parse(localStorage.getItem('crusades.games'))[id].tokens, gameId);
+    assert.deepEqual(Object.keys(tokens).sort(), ['crusader', 'muslim']);
+    const before = await state(gameId, tokens.muslim);
+    assert.equal(before.your_turn, true);
+
+    await page.click('#handover-ready');
+    await page.waitForFunction((n) => document.querySelectorAll('#map .hex').length === n, before.board.hexes.length);
+    assert.match(await page.textContent('#seat'), /Muslim/);
+    assert.match(await page.textContent('#status'), /Turn 1/);
+    assert.equal(await page.isVisible('#actions-box'), true);
+
+    // Place a counter by clicking: pick the first counter that can act, then a free hex.
+    const actor = page.locator('.actor-list button').first();
+    const counterId = await actor.getAttribute('data-counter');
+    await actor.click();
+    await page.locator('#map .mark-move').first().waitFor();
+    const targets = await page.locator('#map .mark-move').evaluateAll((els) => els.map((e) => e.dataset.mark));
+    const expected = new Set(before.actions.filter((a) => a.counters.includes(counterId) && a.hex).map((a) => a.hex));
+    assert.deepEqual(new Set(targets), expected, 'every hex the counter may go to, and no other');
+    const occupied = new Set(before.board.counters.map((c) => c.hex));
+    const dest = targets.find((h) => !occupied.has(h));
+    assert.ok(dest, 'a free hex to go to');
+    await focusHex(page, dest);
+    await shot(page, 'select-counter');
+    await clickHex(page, dest);
+    const choices = before.actions.filter((a) => a.counters.includes(counterId) && a.hex === dest);
+    if (choices.length > 1) {
+      // Several facings: a small chooser, one button per action.
+      await page.locator('#chooser').waitFor({ state: 'visible' });
+      assert.equal(await page.locator('#chooser-body button').count(), choices.length);
+      await shot(page, 'chooser');
+      await page.locator('#chooser-body button').first().click();
+    }
+    await page.locator(`#map [data-counter="${counterId}"][data-hex="${dest}"]`).waitFor();
+    const afterPlace = await state(gameId, tokens.muslim);
+    assert.equal(afterPlace.revision, before.revision + 1);
+    assert.ok(afterPlace.board.counters.some((c) => c.id === counterId && c.hex === dest));
+    assert.ok(await page.locator('#log li').count() > 0, 'the placement is in the log');
+    await shot(page, 'placed');
+
+    // The rest of the Muslim set-up through the API: the page follows live, and when the
+    // Crusader must decide it hides the map again for the hand-over.
+    const game = { id: gameId, seats: { muslim: { token: tokens.muslim } } };
+    await playUntil(game, () => false, 400, chooser(3));
+    await page.locator('#handover').waitFor({ state: 'visible' });
+    assert.match(await page.textContent('#handover-title'), /Pass to the Crusader player/);
+    assert.equal(await page.locator('#map .counter').count(), 0, 'the Muslim view is gone');
+    await shot(page, 'handover-crusader');
+    await page.click('#handover-ready');
+    await page.waitForFunction(() => document.querySelectorAll('#map .hex').length > 0);
+    assert.match(await page.textContent('#seat'), /Crusader/);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
+
+describe('playing one seat', () => {
+  test('an attack shows its odds and modifiers before it is committed, then its dice', async () => {
+    const game = await createGame({ crusader: 'human', muslim: 'human' }, 21);
+    const isAttack = (a) => a.targets.length > 0;
+    const found = await playUntil(game, (doc) => doc.actions.some(isAttack), 4000, chooser(9));
+    assert.ok(found, 'random play reaches an attack');
+    const { doc, token } = found;
+    const attack = doc.actions.find(isAttack);
+    const { page, context, errors } = await newPage();
+    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.waitForFunction(() => document.querySelectorAll('#map .counter').length > 0);
+    const actor = attack.counters[0];
+    await page.click(`.actor-list button[data-counter="${actor}"]`);
+    await page.locator('#map .counter.target').first().waitFor();
+    const target = attack.targets[0];
+    const targetHex = doc.board.counters.find((c) => c.id === target).hex;
+    await focusHex(page, targetHex);
+    await page.locator(`#map .counter[data-counter="${target}"]`).click();
+    await page.locator('#chooser').waitFor({ state: 'visible' });
+    const shown = await page.textContent('#chooser');
+    const aimed = doc.actions.filter((a) => a.counters.includes(actor) && a.targets.includes(target));
+    for (const a of aimed) {
+      assert.ok(shown.includes(a.label), `the label ${a.label} is shown`);
+      for (const d of a.details) assert.ok(shown.includes(d), `the detail ${d} is shown`);
+    }
+    await shot(page, 'attack-confirm');
+    const logBefore = (await state(game.id, token)).log.length;
+    await page.locator('#chooser-body button').first().click();
+    await page.waitForFunction((n) => document.querySelectorAll('#log > li').length > n, logBefore);
+    const next = await state(game.id, token);
+    assert.equal(next.revision, doc.revision + 1);
+    assert.ok(next.log.slice(logBefore).some((e) => (e.rolls || []).length), 'the attack rolled dice');
+    assert.ok(await page.locator('#log .die').count() > 0, 'dice are in the log');
+    await shot(page, 'attack-result');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('a move with several facings offers a chooser, and the chosen facing is taken', async () => {
+    const game = await createGame({ crusader: 'human', muslim: 'human' }, 8);
+    // A move (not a set-up placement) whose counter may end in one hex with several facings.
+    const several = (doc) => {
+      const seen = new Map();
+      for (const a of doc.actions) {
+        if (a.kind !== 'move' || !a.hex || !a.facing || a.targets.length || a.counters.length !== 1) continue;
+        const key = `${a.counters[0]} ${a.hex}`;
+        seen.set(key, [...(seen.get(key) || []), a]);
+      }
+      const occupied = new Set(doc.board.counters.map((c) => c.hex));
+      return [...seen.values()].find((list) => list.length > 1 && !occupied.has(list[0].hex)
+        && doc.board.counters.some((c) => c.id === list[0].counters[0]));
+    };
+    const found = await playUntil(game, (doc) => !!several(doc), 600, chooser(5));
+    assert.ok(found, 'random play reaches a movement phase');
+    const { doc, token } = found;
+    const options = several(doc);
+    const [unit, dest] = [options[0].counters[0], options[0].hex];
+    const { page, context, errors } = await newPage();
+    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.waitForFunction(() => document.querySelectorAll('#map .counter').length > 0);
+    // Many actions: a filter box finds them by their words.
+    assert.ok(doc.actions.length > 12);
+    await page.fill('#filter', options[0].label);
+    const hits = await page.locator('#actions button.action').evaluateAll((els) => els.map((e) => e.dataset.notation));
+    const words = options[0].label.toLowerCase();
+    const matching = doc.actions.filter((a) => `${a.label} ${a.notation} ${a.details.join(' ')}`.toLowerCase().includes(words));
+    assert.deepEqual(hits, matching.map((a) => a.notation).slice(0, 60));
+    assert.ok(hits.includes(options[0].notation));
+    await page.fill('#filter', '');
+    const start = doc.board.counters.find((c) => c.id === unit).hex;
+    await focusHex(page, start);
+    await page.locator(`#map .counter[data-counter="${unit}"]`).click();
+    await page.locator(`#map .mark-move[data-mark="${dest}"]`).waitFor({ state: 'attached' });
+    await focusHex(page, dest);
+    await clickHex(page, dest);
+    await page.locator('#chooser').waitFor({ state: 'visible' });
+    const buttons = page.locator('#chooser-body button:not([disabled])');
+    assert.equal(await buttons.count(), options.length, 'one choice per facing');
+    await shot(page, 'chooser');
+    const chosen = options[options.length - 1];
+    await page.locator(`#chooser-body button[data-notation="${chosen.notation}"]`).click();
+    await page.waitForFunction((r) => window.crusades.ui.docs.get(null)?.revision > r, doc.revision);
+    const after = await state(game.id, token);
+    const moved = after.board.counters.find((c) => c.id === unit);
+    assert.equal(moved.hex, dest);
+    assert.equal(moved.facing, chosen.facing);
+    await page.locator(`#map .counter[data-counter="${unit}"][data-hex="${dest}"] .facing[data-vertex="${chosen.facing}"]`).waitFor();
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('a stale revision is refused and shown as an error; undo is offered and works', async () => {
+    const game = await createGame({ crusader: 'human', muslim: 'human' }, 33);
+    const token = game.seats.muslim.token;
+    const first = await state(game.id, token);
+    await api(server.base, 'POST', `/api/games/${game.id}/actions`, {
+      token, body: { action: first.actions[0].notation, revision: first.revision },
+    });
+    const { page, context, errors } = await newPage();
+    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.locator('.actor-list button').first().waitFor();
+    // As if another tab had not seen the last move: this page's next send carries the revision
+    // before it.
+    const doc = await state(game.id, token);
+    await page.route('**/actions', async (route) => {
+      const body = JSON.parse(route.request().postData());
+      await route.continue({ postData: JSON.stringify({ ...body, revision: body.revision - 1 }) });
+    });
+    await page.locator('.actor-list button').first().click();
+    await page.locator('#unit-actions button.action').first().click();
+    if (await page.locator('#chooser').isVisible()) await page.locator('#chooser-body button').first().click();
+    await page.locator('#toast').waitFor({ state: 'visible' });
+    assert.match(await page.textContent('#toast'), /moved on|revision|409/i);
+    assert.equal((await state(game.id, token)).revision, doc.revision, 'nothing changed');
+    await shot(page, 'error-stale');
+    await page.unroute('**/actions');
+
+    await page.click('#toast-close');
+    await page.locator('#unit-actions button.action').first().click();
+    if (await page.locator('#chooser').isVisible()) await page.locator('#chooser-body button').first().click();
+    await page.waitForFunction((r) => window.crusades.ui.docs.get(null)?.revision === r, doc.revision + 1);
+    const acted = await state(game.id, token);
+    assert.equal(acted.can_undo, true, 'a set-up placement can be taken back');
+    assert.equal(acted.board.counters.length, doc.board.counters.length + 1);
+    await page.locator('#undo').waitFor({ state: 'visible' });
+    await page.click('#undo');
+    await page.waitForFunction((r) => window.crusades.ui.docs.get(null)?.revision > r, acted.revision);
+    const undone = await state(game.id, token);
+    assert.equal(undone.board.counters.length, doc.board.counters.length, 'the placement is taken back');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('a spectator sees the map and the log but no decisions, on a phone-sized screen', async () => {
+    const game = await createGame({ crusader: 'human', muslim: 'random' }, 4);
+    const { page, context, errors } = await newPage({ width: 390, height: 844 });
+    await page.goto(`${server.base}/play/${game.id}`);
+    const pub = await state(game.id);
+    await page.waitForFunction((n) => document.querySelectorAll('#map .hex').length === n, pub.board.hexes.length);
+    assert.match(await page.textContent('#seat'), /Spectator/);
+    assert.equal(await page.isVisible('#actions-box'), false);
+    // The legend names every terrain of the map.
+    const legend = await page.textContent('#legend');
+    const names = new Map(pub.board.styles.map((s) => [s.key, s.name]));
+    for (const t of new Set(pub.board.hexes.map((h) => h.terrain))) assert.ok(legend.includes(names.get(t) ?? t), t);
+    // Zoom buttons change the zoom; the wheel too.
+    const z0 = Number(await page.getAttribute('#map', 'data-zoom'));
+    await page.click('#zoom-in');
+    const z1 = Number(await page.getAttribute('#map', 'data-zoom'));
+    assert.ok(z1 > z0);
+    await shot(page, 'spectator-phone');
+
+    // Live: the link drops and comes back by itself, and a move made elsewhere then shows.
+    await page.locator('#link.ok').waitFor();
+    await page.evaluate(() => window.crusades.sockets[0].ws.close());
+    await page.locator('#link.warn').waitFor();
+    await page.locator('#link.ok').waitFor();
+    const seen = await page.evaluate(() => window.crusades.ui.docs.get(null).revision);
+    const token = game.seats.crusader.token;
+    // The AI sets up first; then the Crusader decides.
+    let mine = await state(game.id, token);
+    for (let i = 0; i < 600 && !mine.your_turn; i++) {
+      await new Promise((r) => setTimeout(r, 100));
+      mine = await state(game.id, token);
+    }
+    assert.equal(mine.your_turn, true, 'the Crusader decides once the AI has set up');
+    await api(server.base, 'POST', `/api/games/${game.id}/actions`, {
+      token, body: { action: mine.actions[0].notation, revision: mine.revision },
+    });
+    await page.waitForFunction((r) => window.crusades.ui.docs.get(null).revision > r, seen);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
