@@ -5,9 +5,11 @@
 //! - [`RandomPlayer`]: uniform over the legal actions.
 //! - [`Mcts`]: information-set Monte Carlo tree search: every iteration re-samples what the
 //!   seat cannot see ([`sample_world`]), then searches one tree of the seat's information.
-//! - [`PlayerSpec`]: a player as text (`random`, `heuristic`, `mcts:1000`, `mcts:2s`), built
-//!   for a game with [`PlayerSpec::build`]; a game's own heuristic player comes from its
-//!   [`Doctrine`].
+//! - [`Heuristic`]: a game's doctrine of play, a [`Policy`] scoring each legal action,
+//!   followed greedily.
+//! - [`PlayerSpec`]: a player as text (`random`, `heuristic`, `mcts:1000`, `mcts:2s`,
+//!   `mcts:200:d8`), built for a game with [`PlayerSpec::build`]; a game's own heuristic
+//!   player comes from its [`Doctrine`], which also guides its searches ([`GuidedMcts`]).
 //!
 //! **What an AI sees.** A player is handed the full state, because only the state can make
 //! the copies a search needs, but reads it only through [`Game::determinize`] for its own
@@ -22,6 +24,7 @@
 
 #![warn(missing_docs)]
 
+mod heuristic;
 mod mcts;
 mod random;
 mod spec;
@@ -29,9 +32,15 @@ mod spec;
 use engine::{Game, Log, Seat};
 use rand_core::RngCore;
 
-pub use mcts::{Budget, Choice, Mcts, Search, DEFAULT_EXPLORATION, DEFAULT_ROLLOUT_CAP};
+pub use heuristic::{Heuristic, Policy};
+pub use mcts::{
+    Budget, Choice, GuidedMcts, Mcts, Search, DEFAULT_BIAS, DEFAULT_EXPLORATION,
+    DEFAULT_PLAYOUT_DEPTH, DEFAULT_WIDTH,
+};
 pub use random::RandomPlayer;
-pub use spec::{AiError, Doctrine, NoDoctrine, PlayerSpec, DEFAULT_ITERATIONS};
+pub use spec::{
+    AiError, Cutoff, Doctrine, NoDoctrine, PlayerSpec, DEFAULT_ITERATIONS, UNGUIDED_PLAYOUT_DEPTH,
+};
 
 /// Something that plays a game: given the state and a seat that must decide now, an action
 /// among that seat's legal actions.

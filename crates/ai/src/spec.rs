@@ -1,35 +1,70 @@
 //! Players as text, for the command line and the server: `random`, `heuristic`,
-//! `mcts:ITERATIONS` or `mcts:SECONDSs`, and the per-game [`Doctrine`] that supplies a game's
-//! heuristic player.
+//! `mcts:ITERATIONS` or `mcts:SECONDSs`, optionally with a playout cutoff (`mcts:200:d8`),
+//! and the per-game [`Doctrine`] that supplies a game's heuristic player and guides its
+//! searches.
 
 use std::fmt;
 use std::str::FromStr;
+use std::sync::Arc;
 use std::time::Duration;
 
 use engine::Game;
 
-use crate::{Budget, Mcts, Player, RandomPlayer};
+use crate::DEFAULT_PLAYOUT_DEPTH;
+use crate::{Budget, GuidedMcts, Heuristic, Mcts, Player, Policy, RandomPlayer};
 
 /// The iterations of a bare `mcts`.
 pub const DEFAULT_ITERATIONS: u32 = 1_000;
 
 /// A kind of player, as text: `random`, `heuristic`, `mcts` (1000 iterations),
-/// `mcts:ITERATIONS` (`mcts:5000`) or `mcts:SECONDSs` (`mcts:2s`, `mcts:0.5s`).
+/// `mcts:ITERATIONS` (`mcts:5000`) or `mcts:SECONDSs` (`mcts:2s`, `mcts:0.5s`), each of the
+/// last optionally followed by `:dDEPTH`, the playout cutoff (`mcts:200:d8`; `:dend` plays
+/// every playout to the end; the default is [`Cutoff::Auto`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PlayerSpec {
     /// [`RandomPlayer`].
     Random,
     /// The game's own heuristic player ([`Doctrine`]).
     Heuristic,
-    /// [`Mcts`] with this budget.
-    Mcts(Budget),
+    /// [`Mcts`] with this budget, guided by the game's doctrine where it has one.
+    Mcts(Budget, Cutoff),
+}
+
+/// Where a search's playouts stop ([`Mcts::playout_depth`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Cutoff {
+    /// The game's default: [`DEFAULT_PLAYOUT_DEPTH`] actions where a doctrine guides the
+    /// playouts (they are costly, and the game's evaluation is written to be read early),
+    /// [`UNGUIDED_PLAYOUT_DEPTH`] where playouts are uniform random.
+    #[default]
+    Auto,
+    /// After at most this many actions; then the game's evaluation scores the state.
+    Depth(u32),
+    /// At the end of the game.
+    End,
+}
+
+/// The playout cutoff of an unguided search ([`Cutoff::Auto`] in a game without a doctrine):
+/// long enough for random playouts of a small game to reach its end.
+pub const UNGUIDED_PLAYOUT_DEPTH: u32 = 200;
+
+impl Cutoff {
+    /// As [`Mcts::playout_depth`], for a search `guided` by a doctrine or not.
+    pub fn depth(self, guided: bool) -> Option<u32> {
+        match self {
+            Cutoff::Auto if guided => Some(DEFAULT_PLAYOUT_DEPTH),
+            Cutoff::Auto => Some(UNGUIDED_PLAYOUT_DEPTH),
+            Cutoff::Depth(d) => Some(d),
+            Cutoff::End => None,
+        }
+    }
 }
 
 /// Why a player could not be made.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AiError {
     /// The text is not a player.
-    #[error("`{text}` is not a player: {reason} (players: random, heuristic, mcts:ITERATIONS as in mcts:1000, or mcts:SECONDSs as in mcts:2s)")]
+    #[error("`{text}` is not a player: {reason} (players: random, heuristic, mcts:ITERATIONS as in mcts:1000, or mcts:SECONDSs as in mcts:2s, either with an optional playout cutoff as in mcts:1000:d8 or mcts:2s:dend)")]
     BadSpec {
         /// The text given.
         text: String,
@@ -61,25 +96,41 @@ impl FromStr for PlayerSpec {
             ("random", None) => Ok(PlayerSpec::Random),
             ("heuristic", None) => Ok(PlayerSpec::Heuristic),
             ("random" | "heuristic", Some(_)) => Err(bad("only mcts takes a budget")),
-            ("mcts", None) => Ok(PlayerSpec::Mcts(Budget::Iterations(DEFAULT_ITERATIONS))),
+            ("mcts", None) => Ok(PlayerSpec::Mcts(
+                Budget::Iterations(DEFAULT_ITERATIONS),
+                Cutoff::default(),
+            )),
             ("mcts", Some(arg)) => {
-                if let Some(seconds) = arg.strip_suffix('s') {
+                let (arg, cutoff) = match arg.split_once(':') {
+                    None => (arg, Cutoff::default()),
+                    Some((a, "dend")) => (a, Cutoff::End),
+                    Some((a, c)) => match c.strip_prefix('d').map(str::parse::<u32>) {
+                        Some(Ok(d)) => (a, Cutoff::Depth(d)),
+                        _ => {
+                            return Err(bad(
+                                "the playout cutoff must be `d` and a number of actions (0 or more), or `dend`",
+                            ))
+                        }
+                    },
+                };
+                let budget = if let Some(seconds) = arg.strip_suffix('s') {
                     match seconds.parse::<f64>() {
-                        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => Ok(
-                            PlayerSpec::Mcts(Budget::Time(Duration::from_secs_f64(s))),
-                        ),
-                        _ => Err(bad(
+                        Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => {
+                            Budget::Time(Duration::from_secs_f64(s))
+                        }
+                        _ => return Err(bad(
                             "the time must be a number of seconds above 0 and at most a day, then `s`",
                         )),
                     }
                 } else {
                     match arg.parse::<u32>() {
-                        Ok(n) if n > 0 => Ok(PlayerSpec::Mcts(Budget::Iterations(n))),
-                        _ => Err(bad(
+                        Ok(n) if n > 0 => Budget::Iterations(n),
+                        _ => return Err(bad(
                             "the budget must be a number of iterations (1 or more) or of seconds ending in `s`",
                         )),
                     }
-                }
+                };
+                Ok(PlayerSpec::Mcts(budget, cutoff))
             }
             _ => Err(bad("unknown kind of player")),
         }
@@ -87,22 +138,39 @@ impl FromStr for PlayerSpec {
 }
 
 impl fmt::Display for PlayerSpec {
-    /// The text that parses back as this spec (`mcts:1000`, `mcts:2s`, `mcts:0.25s`).
+    /// The text that parses back as this spec (`mcts:1000`, `mcts:2s`, `mcts:0.25s:d8`); the
+    /// default cutoff is not written.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Heuristic => f.write_str("heuristic"),
-            PlayerSpec::Mcts(Budget::Iterations(n)) => write!(f, "mcts:{n}"),
-            PlayerSpec::Mcts(Budget::Time(t)) => write!(f, "mcts:{}s", t.as_secs_f64()),
+            PlayerSpec::Mcts(budget, cutoff) => {
+                match budget {
+                    Budget::Iterations(n) => write!(f, "mcts:{n}")?,
+                    Budget::Time(t) => write!(f, "mcts:{}s", t.as_secs_f64())?,
+                }
+                match cutoff {
+                    Cutoff::Auto => Ok(()),
+                    Cutoff::Depth(d) => write!(f, ":d{d}"),
+                    Cutoff::End => f.write_str(":dend"),
+                }
+            }
         }
     }
 }
 
-/// A game's heuristic player: the doctrine of play written for that game. The registry
-/// registers each game with its doctrine, or with [`NoDoctrine`].
+/// A game's doctrine of play: the [`Policy`] written for that game, which makes its
+/// heuristic player and guides its searches. The registry registers each game with its
+/// doctrine, or with [`NoDoctrine`].
 pub trait Doctrine<G: Game> {
-    /// The heuristic player, with its choices fixed by `seed`; `None` if the game has none.
-    fn heuristic(seed: u64) -> Option<Box<dyn Player<G>>>;
+    /// The game's policy; `None` if the game has none.
+    fn policy() -> Option<Arc<dyn Policy<G>>>;
+
+    /// The heuristic player ([`Heuristic`]), with its choices fixed by `seed`; `None` if the
+    /// game has no policy.
+    fn heuristic(seed: u64) -> Option<Box<dyn Player<G>>> {
+        Self::policy().map(|p| Box::new(Heuristic::new(p, seed)) as Box<dyn Player<G>>)
+    }
 }
 
 /// The doctrine of a game that has no heuristic player yet.
@@ -110,14 +178,15 @@ pub trait Doctrine<G: Game> {
 pub struct NoDoctrine;
 
 impl<G: Game> Doctrine<G> for NoDoctrine {
-    fn heuristic(_seed: u64) -> Option<Box<dyn Player<G>>> {
+    fn policy() -> Option<Arc<dyn Policy<G>>> {
         None
     }
 }
 
 impl PlayerSpec {
     /// The player this spec names for game `G` (whose id is `game`, for messages), with its
-    /// choices fixed by `seed`; the heuristic player comes from `D`.
+    /// choices fixed by `seed`; the heuristic player comes from `D`, and a search is guided
+    /// by `D`'s policy where there is one.
     pub fn build<G: Game, D: Doctrine<G>>(
         &self,
         game: &str,
@@ -128,14 +197,22 @@ impl PlayerSpec {
             PlayerSpec::Heuristic => D::heuristic(seed).ok_or_else(|| AiError::NoHeuristic {
                 game: game.to_string(),
             }),
-            PlayerSpec::Mcts(budget) => Ok(Box::new(Mcts::new(budget, seed))),
+            PlayerSpec::Mcts(budget, cutoff) => {
+                let mut mcts = Mcts::new(budget, seed);
+                let policy = D::policy();
+                mcts.playout_depth = cutoff.depth(policy.is_some());
+                Ok(match policy {
+                    Some(policy) => Box::new(GuidedMcts { mcts, policy }),
+                    None => Box::new(mcts),
+                })
+            }
         }
     }
 
     /// Whether the same seed gives the same choices (every player but a search limited by
     /// time).
     pub fn is_deterministic(&self) -> bool {
-        !matches!(self, PlayerSpec::Mcts(Budget::Time(_)))
+        !matches!(self, PlayerSpec::Mcts(Budget::Time(_), _))
     }
 }
 
@@ -150,16 +227,31 @@ mod tests {
             ("Heuristic", PlayerSpec::Heuristic),
             (
                 "mcts",
-                PlayerSpec::Mcts(Budget::Iterations(DEFAULT_ITERATIONS)),
+                PlayerSpec::Mcts(Budget::Iterations(DEFAULT_ITERATIONS), Cutoff::default()),
             ),
-            ("mcts:250", PlayerSpec::Mcts(Budget::Iterations(250))),
+            (
+                "mcts:250",
+                PlayerSpec::Mcts(Budget::Iterations(250), Cutoff::default()),
+            ),
             (
                 "mcts:2s",
-                PlayerSpec::Mcts(Budget::Time(Duration::from_secs(2))),
+                PlayerSpec::Mcts(Budget::Time(Duration::from_secs(2)), Cutoff::default()),
             ),
             (
                 "mcts:0.25s",
-                PlayerSpec::Mcts(Budget::Time(Duration::from_millis(250))),
+                PlayerSpec::Mcts(Budget::Time(Duration::from_millis(250)), Cutoff::default()),
+            ),
+            (
+                "mcts:250:d12",
+                PlayerSpec::Mcts(Budget::Iterations(250), Cutoff::Depth(12)),
+            ),
+            (
+                "mcts:1s:d0",
+                PlayerSpec::Mcts(Budget::Time(Duration::from_secs(1)), Cutoff::Depth(0)),
+            ),
+            (
+                "mcts:40:dend",
+                PlayerSpec::Mcts(Budget::Iterations(40), Cutoff::End),
             ),
         ] {
             let parsed: PlayerSpec = text.parse().unwrap();
@@ -167,8 +259,14 @@ mod tests {
             assert_eq!(parsed.to_string().parse::<PlayerSpec>().unwrap(), spec);
         }
         assert_eq!(
-            PlayerSpec::Mcts(Budget::Time(Duration::from_millis(1500))).to_string(),
+            PlayerSpec::Mcts(Budget::Time(Duration::from_millis(1500)), Cutoff::default())
+                .to_string(),
             "mcts:1.5s"
+        );
+        // An explicit cutoff is kept even where it equals a game's default.
+        assert_eq!(
+            "mcts:7:d4".parse::<PlayerSpec>().unwrap().to_string(),
+            "mcts:7:d4"
         );
         assert!(PlayerSpec::Random.is_deterministic());
         assert!(!"mcts:1s".parse::<PlayerSpec>().unwrap().is_deterministic());
@@ -183,6 +281,9 @@ mod tests {
             ("mcts:-1s", "seconds above 0"),
             ("mcts:xs", "seconds above 0"),
             ("random:5", "only mcts takes a budget"),
+            ("mcts:10:8", "playout cutoff"),
+            ("mcts:10:d-1", "playout cutoff"),
+            ("mcts:x:d3", "number of iterations"),
             ("", "unknown kind"),
         ] {
             let e = text.parse::<PlayerSpec>().unwrap_err().to_string();

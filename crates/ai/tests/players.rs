@@ -111,7 +111,7 @@ fn a_search_beats_a_random_player_clearly() {
 fn rollouts_cut_short_rely_on_the_games_evaluation() {
     let capped = |seed| -> Box<dyn Player<Prizes>> {
         let mut m = Mcts::new(Budget::Iterations(200), seed);
-        m.rollout_cap = Some(0);
+        m.playout_depth = Some(0);
         Box::new(m)
     };
     // Nine cards: too deep for 200 iterations to reach the end in the tree.
@@ -196,4 +196,54 @@ fn specs_build_players_and_heuristic_is_refused_without_a_doctrine() {
         e.to_string(),
         "no heuristic doctrine for prizes yet: use random or mcts"
     );
+}
+
+/// A doctrine for `prizes` that always wants its lowest card.
+struct Thrifty;
+
+impl ai::Policy<Prizes> for Thrifty {
+    fn scores(&self, _state: &Prizes, _seat: Seat, legal: &[Bid]) -> Vec<f64> {
+        legal.iter().map(|b| -f64::from(b.0)).collect()
+    }
+}
+
+#[test]
+fn a_guided_search_considers_only_the_doctrines_best_actions() {
+    let game = Prizes::new(6);
+    let lowest = game
+        .legal_actions(EAST)
+        .into_iter()
+        .min_by_key(|b| b.0)
+        .unwrap();
+    // One candidate per decision: the search can only play the doctrine's choice.
+    let mut narrow = Mcts::new(Budget::Iterations(50), 3);
+    narrow.width = 1;
+    let s = narrow.search_guided(&game, EAST, Some(&Thrifty));
+    assert_eq!(s.choices[s.best].action, lowest);
+    assert_eq!(
+        s.choices.iter().filter(|c| c.visits > 0).count(),
+        1,
+        "only the best-scored action is searched: {s:?}"
+    );
+    // Two candidates: both searched, nothing else.
+    let mut two = Mcts::new(Budget::Iterations(50), 3);
+    two.width = 2;
+    let s = two.search_guided(&game, EAST, Some(&Thrifty));
+    assert_eq!(s.choices.iter().filter(|c| c.visits > 0).count(), 2);
+    // Guided searches repeat for a seed.
+    let again = Mcts::new(Budget::Iterations(50), 3).search_guided(&game, EAST, Some(&Thrifty));
+    let once = Mcts::new(Budget::Iterations(50), 3).search_guided(&game, EAST, Some(&Thrifty));
+    assert_eq!(again, once);
+}
+
+#[test]
+fn the_heuristic_player_follows_its_doctrine() {
+    let game = Prizes::new(8);
+    let lowest = game
+        .legal_actions(WEST)
+        .into_iter()
+        .min_by_key(|b| b.0)
+        .unwrap();
+    let mut player = ai::Heuristic::new(std::sync::Arc::new(Thrifty), 1);
+    assert_eq!(player.choose(&game, WEST), lowest);
 }

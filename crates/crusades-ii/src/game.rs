@@ -91,9 +91,14 @@ impl engine::Game for State {
         s
     }
 
-    /// How the losses stand (11.0), for searches cut short: even losses are 0.5; a margin of
-    /// about forty loss points, a good part of a victory table, is worth most of the way to
-    /// a win. A finished game is 1, 0.5 or 0.
+    /// How the battle stands for `seat`, for searches cut short (11.0), as the chance of
+    /// winning: each Rally Phase from turn 5 (or once the losses reach the table) each side
+    /// rolls a die against its victory table read at the enemy's losses, so with the losses as
+    /// they are each side has a chance a turn of winning, over the turns left; if neither
+    /// roll succeeds the scenario's end decides (a draw, a side, or Nicopolis's road block,
+    /// 14.1, as it stands now), shaded by the margin of losses (rout counts whole strength,
+    /// 11.0, so morale is in it: forty loss points are most of the way to a win). Reads only
+    /// what every seat sees (losses are public). A finished game is 1, 0.5 or 0.
     fn evaluate(&self, seat: Seat) -> f64 {
         if let Some(o) = &self.outcome {
             return match o.winner {
@@ -102,8 +107,47 @@ impl engine::Game for State {
                 None => 0.5,
             };
         }
-        let margin = self.losses(self.battle.enemy(seat)) as f64 - self.losses(seat) as f64;
-        0.5 + 0.5 * (margin / 40.0).tanh()
+        let enemy = self.battle.enemy(seat);
+        let (mine, theirs) = (self.losses(seat), self.losses(enemy));
+        // 11.0: the chance that `roller` wins his victory roll with the enemy's losses so.
+        let chance = |roller: Seat, losses: u32| -> f64 {
+            self.battle.victory[roller.index()]
+                .iter()
+                .find(|(lo, hi, _)| (*lo..=*hi).contains(&losses))
+                .map_or(0.0, |&(_, _, need)| {
+                    f64::from(11u8.saturating_sub(need.clamp(1, 11))) / 10.0
+                })
+        };
+        let (p, q) = (chance(seat, theirs), chance(enemy, mine));
+        let turns_left = self.battle.turns.len().saturating_sub(self.turn).max(1) as i32;
+        let neither = (1.0 - p) * (1.0 - q);
+        let rolls = if neither < 1.0 {
+            (1.0 - neither.powi(turns_left)) / (1.0 - neither)
+        } else {
+            f64::from(turns_left)
+        };
+        let win_by_roll = p * rolls;
+        let undecided = neither.powi(turns_left);
+        let at_end = match &self.battle.at_end {
+            scenario::AtEnd::Draw => 0.5,
+            scenario::AtEnd::Winner(w) => {
+                if *w == seat {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+            scenario::AtEnd::NicopolisRoadBlock => {
+                let turk = Seat(1);
+                if self.road_blocked(turk) == (seat == turk) {
+                    1.0
+                } else {
+                    0.0
+                }
+            }
+        };
+        let margin = 0.5 + 0.5 * ((f64::from(theirs) - f64::from(mine)) / 40.0).tanh();
+        (win_by_roll + undecided * (0.5 * at_end + 0.5 * margin)).clamp(0.0, 1.0)
     }
 
     /// Losses per side (11.0) and the turn reached.

@@ -20,6 +20,9 @@
 //! | 16.2, 16.4, 16.41, 16.6 melee modifiers, berserk combats | [`melee`] |
 //! | 16.41-16.43 berserk morale, exhaustion and its removal | [`morale`] (movement limits in [`movement`]) |
 //!
+//! The doctrine of play of the `heuristic` player and of guided searches, citing the cases it
+//! relies on, is in [`doctrine`].
+//!
 //! Rule choices where the text is ambiguous are in `docs/crusades-ii/rules-notes.md`.
 
 pub mod action;
@@ -27,6 +30,7 @@ pub mod advanced;
 pub mod command;
 pub mod data;
 pub mod describe;
+pub mod doctrine;
 pub mod fire;
 pub mod game;
 pub mod melee;
@@ -43,6 +47,7 @@ pub mod view;
 pub mod zoc;
 
 pub use action::Action;
+pub use doctrine::Doctrine;
 pub use game::audit;
 pub use state::State;
 

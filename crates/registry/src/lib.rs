@@ -239,6 +239,8 @@ pub struct GameEntry {
     pub ai_move: AiMoveFn,
     /// Checks that a player can be made for this game (`heuristic` needs a doctrine).
     pub check_player: CheckPlayerFn,
+    /// Whether the game has a doctrine of play: a `heuristic` player.
+    pub heuristic: bool,
 }
 
 impl std::fmt::Debug for GameEntry {
@@ -248,6 +250,16 @@ impl std::fmt::Debug for GameEntry {
 }
 
 impl GameEntry {
+    /// The AI players the game has, as player specs' first words: `random`, `heuristic`
+    /// where it has a doctrine, `mcts`.
+    pub fn players(&self) -> Vec<String> {
+        ["random", "heuristic", "mcts"]
+            .into_iter()
+            .filter(|p| *p != "heuristic" || self.heuristic)
+            .map(String::from)
+            .collect()
+    }
+
     /// Starts a game of this entry as `setup` says.
     pub fn start(&self, setup: Setup, data: &DataSet) -> Result<Box<dyn AnyGame>, SessionError> {
         (self.new)(self.id, setup, data)
@@ -342,6 +354,7 @@ pub fn register_with<G: Startable, D: Doctrine<G>>(
         simulate: simulate_session::<G, D>,
         ai_move: ai_move_session::<G, D>,
         check_player: check_player_session::<G, D>,
+        heuristic: D::policy().is_some(),
     }
 }
 
@@ -353,9 +366,9 @@ pub fn games() -> Vec<GameEntry> {
         .collect()
 }
 
-/// Crusades II.
+/// Crusades II, with its doctrine of play (`heuristic`, and the guide of its searches).
 fn crusades_ii_entry() -> Option<GameEntry> {
-    Some(register::<crusades_ii::State>(
+    Some(register_with::<crusades_ii::State, crusades_ii::Doctrine>(
         "crusades-ii",
         crusades_ii::builtin_data,
         crusades_ii::audit,
@@ -522,6 +535,8 @@ pub struct Scenario {
     pub seats: Vec<String>,
     /// The options it accepts.
     pub options: Vec<OptionInfo>,
+    /// The AI players it has, as player specs' first words (`random`, `heuristic`, `mcts`).
+    pub players: Vec<String>,
 }
 
 /// Every scenario of every game, in table order. Data errors of all games are reported
@@ -537,6 +552,7 @@ pub fn scenarios(data: &DataSet) -> Result<Vec<Scenario>, DataErrors> {
                 title: s.title,
                 seats: s.seats,
                 options: s.options,
+                players: g.players(),
             })),
             Err(e) => errors.0.extend(e.0),
         }
@@ -588,6 +604,7 @@ pub fn find_scenario(id: &str, data: &DataSet) -> Result<(GameEntry, Scenario), 
                 title: s.title,
                 seats: s.seats,
                 options: s.options,
+                players: entry.players(),
             },
         )),
         None => Err(unknown(data)),

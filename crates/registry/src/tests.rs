@@ -418,3 +418,11 @@ fn an_ai_takes_a_decision_in_a_game_in_play() {
     ai_move(g.as_mut(), west, &PlayerSpec::Random, 1).unwrap();
     assert_eq!(g.record().actions.len(), 2);
 }
+
+#[test]
+fn scenarios_name_the_ai_players_their_game_has() {
+    let list = scenarios(&data()).unwrap();
+    let players = |id: &str| list.iter().find(|s| s.id == id).unwrap().players.clone();
+    assert_eq!(players("crusades-ii/hab"), ["random", "heuristic", "mcts"]);
+    assert_eq!(players("toy-race/race"), ["random", "mcts"]);
+}
