@@ -3,6 +3,8 @@
 //! random games (plies per second). Run with `cargo bench -p crusades-ii`; `bench/run`
 //! writes the figures into BENCHMARKS.md.
 
+mod common;
+
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
@@ -24,30 +26,7 @@ fn start(scenario: &str, seed: u64) -> State {
 
 /// Plays the first decisions so that the game stands at the first player's first movement.
 fn at_first_movement(scenario: &str) -> State {
-    let mut s = start(scenario, 1);
-    let mut log = Log::discarding();
-    for _ in 0..20 {
-        let Pending::Seats(seats) = s.pending() else {
-            break;
-        };
-        if s.phase == crusades_ii::state::Phase::Movement {
-            break;
-        }
-        let seat = seats[0];
-        let legal = s.legal_actions(seat);
-        let pick = legal
-            .iter()
-            .find(|a| {
-                matches!(
-                    a,
-                    crusades_ii::Action::DeployHistorical | crusades_ii::Action::OrdersDone
-                )
-            })
-            .unwrap_or(&legal[0])
-            .clone();
-        s.apply(seat, &pick, &mut log).expect("legal");
-    }
-    s
+    common::advance_to_first_movement(start(scenario, 1))
 }
 
 fn xorshift(x: &mut u64) -> u64 {

@@ -6,7 +6,7 @@
 use engine::Seat;
 use hexgrid::{Direction, Hex, Vertex};
 
-use crate::scenario::{Chit, HalfPoints, MoveClass, UnitId};
+use crate::scenario::{Chit, HalfPoints, MoveClass, UnitId, OFF_GRID};
 use crate::state::{Fury, Loc, State};
 use crate::zoc::Situation;
 
@@ -58,6 +58,127 @@ struct Limits {
     entry: Vec<(Hex, HalfPoints)>,
     /// An explicit path to follow (every hex entered, the destination last), or empty.
     route: Vec<Hex>,
+}
+
+/// Search states per hex: six facings, each with the free turn (6.15) unused or used.
+const STATES_PER_HEX: usize = 12;
+/// The cost of a state not reached.
+const UNREACHED: u16 = u16::MAX;
+/// The entry hex of a state reached from the map, not from a reinforcement's entry.
+const NO_ENTRY: u16 = u16::MAX;
+
+/// The search state of a hex (dense grid index), facing and whether the free turn is used.
+fn state(hex: usize, facing: Vertex, turned: bool) -> usize {
+    hex * STATES_PER_HEX + facing.index() as usize * 2 + usize::from(turned)
+}
+
+/// The hex, facing and free turn of a search state.
+fn unpack(s: usize) -> (usize, Vertex, bool) {
+    let f = Vertex::from_index(((s % STATES_PER_HEX) / 2) as u8).unwrap_or(Vertex::NNE);
+    (s / STATES_PER_HEX, f, s % 2 == 1)
+}
+
+/// The buffers of the movement search, kept between searches (one set per thread) so that a
+/// search touches only the states it reaches: nothing is allocated or cleared map-wide.
+#[derive(Default)]
+struct Search {
+    /// Cheapest cost of each state so far, or [`UNREACHED`].
+    cost: Vec<u16>,
+    /// The reinforcement entry (index into the limits' entries) of each state's path.
+    entry_of: Vec<u16>,
+    /// States by cost: Dial's buckets.
+    buckets: Vec<Vec<u32>>,
+    /// One bit per hex: some state of the hex was reached (to report and reset it).
+    reached: Vec<u64>,
+    /// One bit per hex: a turned state of the hex has had its paid turns (6.15) relaxed.
+    turns_done: Vec<u64>,
+    /// The largest cost searched.
+    budget: u32,
+}
+
+impl Search {
+    /// Prepares for a search of `hexes` hexes up to `budget` (clean even if an earlier
+    /// search was cut short).
+    fn begin(&mut self, hexes: usize, budget: u32) {
+        self.finish();
+        self.buckets.iter_mut().for_each(Vec::clear);
+        let states = hexes * STATES_PER_HEX;
+        if self.cost.len() < states {
+            self.cost.resize(states, UNREACHED);
+            self.entry_of.resize(states, NO_ENTRY);
+            self.reached.resize(hexes.div_ceil(64), 0);
+            self.turns_done.resize(hexes.div_ceil(64), 0);
+        }
+        if self.buckets.len() < budget as usize + 1 {
+            self.buckets.resize_with(budget as usize + 1, Vec::new);
+        }
+        self.budget = budget;
+    }
+
+    /// Records a way into state `s` at cost `c` from entry `e`, if within the budget and
+    /// cheaper than any found before (ties keep the first found).
+    fn relax(&mut self, s: usize, c: u32, e: u16) {
+        if c <= self.budget && c < u32::from(self.cost[s]) {
+            let hex = s / STATES_PER_HEX;
+            self.reached[hex / 64] |= 1 << (hex % 64);
+            self.cost[s] = c as u16;
+            self.entry_of[s] = e;
+            self.buckets[c as usize].push(s as u32);
+        }
+    }
+
+    /// Whether the paid turns out of `hex` are still to be relaxed, marking them done: the
+    /// first turned state settled there gives every facing of the hex a cost at most 1 MP
+    /// above its own, which no later (dearer) turned state of the hex can improve on.
+    fn first_paid_turns(&mut self, hex: usize) -> bool {
+        let (w, bit) = (hex / 64, 1u64 << (hex % 64));
+        let first = self.turns_done[w] & bit == 0;
+        self.turns_done[w] |= bit;
+        first
+    }
+
+    /// Gives back the emptied list of bucket `c` (taken to be walked) for reuse.
+    fn recycle(&mut self, c: usize, mut list: Vec<u32>) {
+        if self.buckets[c].is_empty() {
+            list.clear();
+            self.buckets[c] = list;
+        }
+    }
+
+    /// The hexes with a reached state, in grid index order.
+    fn reached_hexes(&self) -> impl Iterator<Item = usize> + '_ {
+        self.reached.iter().enumerate().flat_map(|(w, &bits)| {
+            let mut bits = bits;
+            std::iter::from_fn(move || {
+                (bits != 0).then(|| {
+                    let b = bits.trailing_zeros() as usize;
+                    bits &= bits - 1;
+                    w * 64 + b
+                })
+            })
+        })
+    }
+
+    /// Resets the states this search reached.
+    fn finish(&mut self) {
+        for w in 0..self.reached.len() {
+            let mut bits = self.reached[w];
+            while bits != 0 {
+                let hex = w * 64 + bits.trailing_zeros() as usize;
+                bits &= bits - 1;
+                let states = hex * STATES_PER_HEX..(hex + 1) * STATES_PER_HEX;
+                self.cost[states.clone()].fill(UNREACHED);
+                self.entry_of[states].fill(NO_ENTRY);
+            }
+            self.reached[w] = 0;
+            self.turns_done[w] = 0;
+        }
+    }
+}
+
+thread_local! {
+    /// The movement search's buffers on this thread.
+    static SEARCH: std::cell::RefCell<Search> = std::cell::RefCell::new(Search::default());
 }
 
 impl State {
@@ -221,80 +342,79 @@ impl State {
     /// Every hex and facing the group can reach (before the end-of-move limits of the command
     /// chits), with the cheapest cost.
     fn reach(&self, lim: &Limits, sit: &Situation) -> Vec<Destination> {
+        SEARCH.with(|search| self.reach_with(lim, sit, &mut search.borrow_mut()))
+    }
+
+    /// [`State::reach`] with reusable buffers. Hexes are dense grid indices throughout (the
+    /// map's neighbour and step cost tables, the situation's flags), never coordinates.
+    fn reach_with(&self, lim: &Limits, sit: &Situation, search: &mut Search) -> Vec<Destination> {
         let side = lim.side;
-        let enemy = self.battle.enemy(side);
+        let enemy = self.battle.enemy(side).index();
+        let map = &self.battle.map;
+        let grid = &map.grid;
+        let steps = &map.step_cost[lim.class.index()];
+        let from_map = lim.start != OFF_MAP;
+        let start = if from_map {
+            match grid.index(lim.start) {
+                Some(i) => Some(i),
+                None => return Vec::new(),
+            }
+        } else {
+            None
+        };
         // The start hex is free when the whole stack there moves.
-        let start_free = lim.start == OFF_MAP
+        let start_free = !from_map
             || self
                 .stack_at(lim.start)
                 .iter()
                 .all(|u| lim.moving.contains(u));
-        let occ = |h: Hex| {
-            if h == lim.start && start_free {
+        let (occupant, zoc_map, near) =
+            (&sit.occupant[..], &sit.zoc[enemy][..], &sit.near[enemy][..]);
+        let occ = |i: usize| {
+            if Some(i) == start && start_free {
                 None
             } else {
-                sit.occupant(self, h)
+                occupant[i]
             }
         };
-        let zoc = |h: Hex| sit.zoc_of(self, enemy, h);
-        let start_in_zoc = lim.start != OFF_MAP && zoc(lim.start);
-        let near_enemy = |h: Hex, d: u32| sit.distance_to(self, enemy, h) < d;
-        let enters = |from: Hex, to: Hex| -> bool {
-            if occ(to) == Some(enemy) {
-                return false; // 8.3
+        let zoc = |i: usize| zoc_map[i];
+        let start_in_zoc = start.is_some_and(zoc);
+        let enters = |from: Option<usize>, to: usize| -> bool {
+            match occ(to) {
+                // 8.3: never into a hex with enemy units.
+                Some(s) if s != side => return false,
+                // 7.0: only skirmishers move through combat units.
+                Some(_) if !lim.pass_friends => return false,
+                _ => {}
             }
-            if occ(to) == Some(side) && !lim.pass_friends {
-                return false; // 7.0: only skirmishers move through combat units
-            }
-            let to_zoc = zoc(to);
-            if to_zoc && lim.avoid_zoc {
+            // Units kept out of enemy ZOCs (5.4, 10.1, 12.21, 16.42); and 6.24: never from
+            // one enemy ZOC directly into another.
+            if zoc(to) && (lim.avoid_zoc || from.is_some_and(zoc)) {
                 return false;
             }
-            if from != OFF_MAP && zoc(from) && to_zoc {
-                return false; // 6.24: never from one enemy ZOC directly into another
-            }
-            if lim.avoid_adjacent && near_enemy(to, 2) {
+            if lim.avoid_adjacent && near[to] < 2 {
                 return false; // 5.33
             }
-            if lim.keep_five && near_enemy(to, 5) {
+            if lim.keep_five && near[to] < 5 {
                 return false; // 5.15, 5.16
             }
             true
         };
+        // An explicit path, as grid indices (`None`: a hex off the map, never entered).
+        let route: Vec<Option<usize>> = lim.route.iter().map(|&h| grid.index(h)).collect();
         // Dial's algorithm over (hex, facing, free turn used), in half points: costs are
         // small integers, so buckets replace a heap and the order is deterministic.
-        let grid = &self.battle.map.grid;
-        let n = grid.len() * 12;
-        let idx = |h: Hex, f: Vertex, turned: bool| {
-            grid.index(h)
-                .map(|i| i * 12 + f.index() as usize * 2 + usize::from(turned))
-        };
-        let mut cost = vec![u32::MAX; n];
-        let mut entry_of = vec![u16::MAX; n];
-        let mut buckets: Vec<Vec<u32>> = vec![Vec::new(); lim.budget as usize + 1];
-        let relax = |s: usize,
-                     c: u32,
-                     e: u16,
-                     cost: &mut Vec<u32>,
-                     entry_of: &mut Vec<u16>,
-                     buckets: &mut Vec<Vec<u32>>| {
-            if c <= lim.budget && c < cost[s] {
-                cost[s] = c;
-                entry_of[s] = e;
-                buckets[c as usize].push(s as u32);
-            }
-        };
-        if lim.start == OFF_MAP {
+        search.begin(grid.len(), lim.budget);
+        if !from_map {
             for (k, &(e, extra)) in lim.entry.iter().enumerate() {
-                if !enters(OFF_MAP, e) || lim.route.first().is_some_and(|&r| r != e) {
+                let Some(ei) = grid.index(e) else { continue };
+                if !enters(None, ei) || route.first().is_some_and(|&r| r != Some(ei)) {
                     continue;
                 }
                 // Entering along a road (12.1 example: 2828 costs 1/2).
-                let road = self.battle.map.on_road(e) && self.is_edge(e);
+                let road = map.on_road(e) && self.is_edge(e);
                 let base = if road {
-                    self.battle
-                        .map
-                        .road_kind_at(e)
+                    map.road_kind_at(e)
                         .and_then(|r| self.battle.tables.roads[r as usize].cost.of(lim.class))
                 } else {
                     self.terrain_cost(lim.class, e)
@@ -306,59 +426,42 @@ impl State {
                         &[Vertex::NNE]
                     };
                     for &v in facings {
-                        if let Some(s) = idx(e, v, false) {
-                            relax(
-                                s,
-                                (c + extra) as u32,
-                                k as u16,
-                                &mut cost,
-                                &mut entry_of,
-                                &mut buckets,
-                            );
-                        }
+                        search.relax(state(ei, v, false), (c + extra) as u32, k as u16);
                     }
                 }
             }
-        } else {
+        } else if let Some(si) = start {
             let f0 = if lim.has_facing {
                 lim.start_facing
             } else {
                 Vertex::NNE
             };
-            if let Some(s) = idx(lim.start, f0, false) {
-                relax(s, 0, u16::MAX, &mut cost, &mut entry_of, &mut buckets);
-            }
+            search.relax(state(si, f0, false), 0, NO_ENTRY);
         }
         let mut c = 0;
-        while c < buckets.len() {
-            let here = std::mem::take(&mut buckets[c]);
+        while c <= lim.budget as usize {
+            let here = std::mem::take(&mut search.buckets[c]);
             for &s in &here {
                 let s = s as usize;
-                if cost[s] != c as u32 {
+                if search.cost[s] as usize != c {
                     continue; // reached more cheaply since
                 }
-                let e = entry_of[s];
-                let h = grid.hex_at(s / 12).unwrap_or(lim.start);
-                let f = Vertex::from_index(((s % 12) / 2) as u8).unwrap_or(Vertex::NNE);
-                let turned = s % 2 == 1;
-                if lim.can_turn {
+                let e = search.entry_of[s];
+                let (i, f, turned) = unpack(s);
+                // 6.15: one free change of facing; every further one costs 1 MP.
+                if lim.can_turn && (!turned || search.first_paid_turns(i)) {
                     for v in Vertex::ALL {
                         if v != f {
-                            if let Some(t) = idx(h, v, true) {
-                                relax(
-                                    t,
-                                    c as u32 + if turned { 2 } else { 0 },
-                                    e,
-                                    &mut cost,
-                                    &mut entry_of,
-                                    &mut buckets,
-                                );
-                            }
+                            search.relax(
+                                state(i, v, true),
+                                c as u32 + if turned { 2 } else { 0 },
+                                e,
+                            );
                         }
                     }
                 }
-                let moved_off = lim.start == OFF_MAP || h != lim.start;
-                if moved_off && (zoc(h) || lim.one_hex) {
+                let moved_off = Some(i) != start;
+                if moved_off && (zoc(i) || lim.one_hex) {
                     continue; // 6.24: stop on entering an enemy ZOC; 5.13 one hex
                 }
                 if !moved_off && start_in_zoc && !lim.may_leave_zoc {
@@ -370,65 +473,56 @@ impl State {
                     &Direction::ALL
                 };
                 // On an explicit path only the next hex of the path may be entered.
-                let next_on_route = if lim.route.is_empty() {
+                let next_on_route = if route.is_empty() {
                     None
                 } else if !moved_off {
-                    lim.route.first().copied()
+                    route.first().copied()
                 } else {
-                    let at = lim.route.iter().position(|&r| r == h);
-                    Some(
-                        at.and_then(|i| lim.route.get(i + 1).copied())
-                            .unwrap_or(OFF_MAP),
-                    )
+                    let at = route.iter().position(|&r| r == Some(i));
+                    Some(at.and_then(|k| route.get(k + 1).copied()).flatten())
                 };
                 for &d in dirs {
-                    let to = h.neighbour(d);
-                    if next_on_route.is_some_and(|n| n != to) || !enters(h, to) {
+                    let to = map.neighbour[i][d.index() as usize];
+                    if to == OFF_GRID {
+                        continue; // no step off the map (8.2)
+                    }
+                    let to = to as usize;
+                    if next_on_route.is_some_and(|n| n != Some(to)) || !enters(Some(i), to) {
                         continue;
                     }
-                    if let (Some(step), Some(t)) =
-                        (self.entry_cost(lim.class, h, d), idx(to, f, turned))
-                    {
-                        relax(
-                            t,
-                            c as u32 + step as u32,
-                            e,
-                            &mut cost,
-                            &mut entry_of,
-                            &mut buckets,
-                        );
+                    if let Some(step) = steps[i][d.index() as usize] {
+                        search.relax(state(to, f, turned), c as u32 + step as u32, e);
                     }
                 }
             }
-            if buckets[c].is_empty() {
+            search.recycle(c, here);
+            if search.buckets[c].is_empty() {
                 c += 1;
             }
         }
-        let mut best: Vec<Destination> = Vec::new();
-        for i in 0..grid.len() {
-            let Some(h) = grid.hex_at(i) else { continue };
-            if occ(h) == Some(side) {
+        let hexes: Vec<usize> = search.reached_hexes().collect();
+        let mut best: Vec<Destination> = Vec::with_capacity(hexes.len() * 6);
+        for i in hexes {
+            if occ(i) == Some(side) {
                 continue; // 7.0: no stacking at the end of a move
             }
+            let Some(h) = grid.hex_at(i) else { continue };
             for f in 0..6 {
-                let (a, b) = (cost[i * 12 + f * 2], cost[i * 12 + f * 2 + 1]);
-                let (c, s) = if a <= b {
-                    (a, i * 12 + f * 2)
-                } else {
-                    (b, i * 12 + f * 2 + 1)
-                };
-                if c == u32::MAX {
+                let s = i * STATES_PER_HEX + f * 2;
+                let (a, b) = (search.cost[s], search.cost[s + 1]);
+                let (c, s) = if a <= b { (a, s) } else { (b, s + 1) };
+                if c == UNREACHED {
                     continue;
                 }
-                let e = entry_of[s];
                 best.push(Destination {
                     hex: h,
                     facing: Vertex::from_index(f as u8).unwrap_or(Vertex::NNE),
                     cost: c as HalfPoints,
-                    entry: lim.entry.get(e as usize).map(|x| x.0),
+                    entry: lim.entry.get(search.entry_of[s] as usize).map(|x| x.0),
                 });
             }
         }
+        search.finish();
         best
     }
 
@@ -511,8 +605,9 @@ impl State {
             return all;
         }
         let ma = self.values(u).movement as u32;
+        let chit = self.chit(u);
         let ok = |d: &Destination| -> bool {
-            match self.chit(u) {
+            match chit {
                 // 5.11: at least half the allowance (rounded up), ending closer; from
                 // adjacent, remain adjacent.
                 Some(Chit::Attack) => {
@@ -537,16 +632,18 @@ impl State {
                 Some(Chit::Stand) | None => true,
             }
         };
-        let compliant: Vec<Destination> = all.iter().copied().filter(|d| ok(d)).collect();
-        if compliant.iter().any(&moved) || !from_map {
+        let compliant: Vec<bool> = all.iter().map(ok).collect();
+        if all.iter().zip(&compliant).any(|(d, &ok)| ok && moved(d)) || !from_map {
             // Turning in place is always allowed when the chit permits staying.
             let stay_ok = !self.must_move_in(u, sit);
             return all
                 .into_iter()
-                .filter(|d| ok(d) || (!moved(d) && stay_ok))
+                .zip(compliant)
+                .filter(|(d, ok)| *ok || (!moved(d) && stay_ok))
+                .map(|(d, _)| d)
                 .collect();
         }
-        if self.chit(u) == Some(Chit::Muster) && d0 < 5 {
+        if chit == Some(Chit::Muster) && d0 < 5 {
             // 5.16: as nearly as they can.
             let best = all.iter().map(|d| dist(d.hex)).max().unwrap_or(d0);
             if best > d0 {
@@ -623,6 +720,28 @@ impl State {
     /// Legal destinations of a leader: 8 MP (8.1), never into a hex with enemy combat units
     /// (8.3); a split leader only into a hex with his cavalry (16.3).
     pub fn leader_destinations(&self, l: crate::scenario::LeaderId) -> Vec<(Hex, HalfPoints)> {
+        self.leader_search(l, |_| true)
+    }
+
+    /// [`State::leader_destinations`] in a given situation.
+    pub fn leader_destinations_in(
+        &self,
+        l: crate::scenario::LeaderId,
+        sit: &Situation,
+    ) -> Vec<(Hex, HalfPoints)> {
+        let grid = &self.battle.map.grid;
+        self.leader_search(l, |h| {
+            grid.index(h).is_some_and(|i| sit.occupant[i].is_some())
+        })
+    }
+
+    /// [`State::leader_destinations`], where `maybe_occupied(hex)` is false only for hexes
+    /// known to hold no combat unit (sparing a look through every unit).
+    fn leader_search(
+        &self,
+        l: crate::scenario::LeaderId,
+        maybe_occupied: impl Fn(Hex) -> bool,
+    ) -> Vec<(Hex, HalfPoints)> {
         let st = &self.leaders[l as usize];
         let Some(start) = st.loc.hex() else {
             return Vec::new();
@@ -634,7 +753,7 @@ impl State {
         let enemy = self.battle.enemy(side);
         let reached = hexgrid::field_of_movement(start, 16, |from, to| {
             let d = from.direction_to(to)?;
-            if self.occupant(to) == Some(enemy) {
+            if maybe_occupied(to) && self.occupant(to) == Some(enemy) {
                 return None;
             }
             self.entry_cost(MoveClass::Leaders, from, d).map(u32::from)

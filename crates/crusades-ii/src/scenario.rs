@@ -249,6 +249,9 @@ pub struct Map {
     /// Per movement class, hex and direction: the cost of stepping into the neighbour, worked
     /// out once from terrain, hexside features and roads (8.2).
     pub step_cost: Vec<Vec<[Option<HalfPoints>; 6]>>,
+    /// Per hex (dense grid index) and direction: the dense index of the neighbour, or
+    /// [`OFF_GRID`] beyond the map's edge; so that searches never convert coordinates.
+    pub neighbour: Vec<[u32; 6]>,
     /// Road chains as written, for renderers.
     pub road_chains: Vec<(u8, Vec<Hex>)>,
     /// Place names.
@@ -256,6 +259,9 @@ pub struct Map {
     /// Named areas.
     pub areas: BTreeMap<String, Vec<Hex>>,
 }
+
+/// Marks a neighbour beyond the map's edge in [`Map::neighbour`].
+pub const OFF_GRID: u32 = u32::MAX;
 
 impl Map {
     /// The printed id of a hex (hexes of the map always have one).
@@ -1807,6 +1813,12 @@ fn check_map(
         side_feature,
         side_road,
         step_cost: Vec::new(),
+        neighbour: grid
+            .hexes()
+            .map(|h| {
+                Direction::ALL.map(|d| grid.index(h.neighbour(d)).map_or(OFF_GRID, |i| i as u32))
+            })
+            .collect(),
         road_chains,
         labels,
         areas,

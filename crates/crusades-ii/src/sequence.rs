@@ -216,7 +216,7 @@ impl State {
             self.battle.leaders[l as usize].side == side
                 && self.activation().is_none_or(|a| a.leader == l)
         }) {
-            for (h, _) in self.leader_destinations(l) {
+            for (h, _) in self.leader_destinations_in(l, &sit) {
                 out.push(Action::MoveLeader { leader: l, to: h });
             }
         }
@@ -335,6 +335,31 @@ impl State {
                     .route_destinations(*unit, *alone, &route, &self.situation())
                     .iter()
                     .any(|d| d.hex == *to && d.facing == *facing);
+        }
+        if self.tasks.is_empty()
+            && self.phase == Phase::Movement
+            && self.pending_seats().contains(&seat)
+        {
+            // The same tests as `movement_actions`, without searching every unit's moves.
+            match action {
+                Action::EndMovement => {
+                    return self.unmoved_obligations().is_empty()
+                        && self.split_leader_obligations().is_empty();
+                }
+                Action::MoveLeader { leader, to } => {
+                    return self
+                        .battle
+                        .leaders
+                        .get(*leader as usize)
+                        .is_some_and(|d| d.side == self.active)
+                        && self.activation().is_none_or(|a| a.leader == *leader)
+                        && self
+                            .leader_destinations(*leader)
+                            .iter()
+                            .any(|(h, _)| h == to);
+                }
+                _ => {}
+            }
         }
         let legal = self.legal(seat);
         match action {

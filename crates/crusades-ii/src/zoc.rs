@@ -154,23 +154,24 @@ impl State {
         // shortest path between two of its hexes never needs to leave it (tested).
         let near = [0, 1].map(|s| {
             let mut dist = vec![u32::MAX; grid.len()];
-            let mut queue = std::collections::VecDeque::new();
+            let mut queue: Vec<u32> = Vec::with_capacity(grid.len());
             for &p in &positions[s] {
                 if let Some(i) = grid.index(p) {
                     if dist[i] != 0 {
                         dist[i] = 0;
-                        queue.push_back(p);
+                        queue.push(i as u32);
                     }
                 }
             }
-            while let Some(h) = queue.pop_front() {
-                let d = grid.index(h).map(|i| dist[i]).unwrap_or(0);
-                for n in h.neighbours() {
-                    if let Some(j) = grid.index(n) {
-                        if dist[j] == u32::MAX {
-                            dist[j] = d + 1;
-                            queue.push_back(n);
-                        }
+            let mut next = 0;
+            while let Some(&i) = queue.get(next) {
+                next += 1;
+                let d = dist[i as usize];
+                for &j in &self.battle.map.neighbour[i as usize] {
+                    // (`OFF_GRID` is beyond every map: `get_mut` skips it.)
+                    if let Some(dj) = dist.get_mut(j as usize).filter(|dj| **dj == u32::MAX) {
+                        *dj = d + 1;
+                        queue.push(j);
                     }
                 }
             }

@@ -3,6 +3,9 @@
 //! was legal, unlisted actions are refused without change, and each finished game saved,
 //! reloaded and replayed gives the same state hash.
 
+mod common;
+
+use common::EVERY_ADVANCED_RULE as ADVANCED;
 use engine::checks::RandomGames;
 use engine::{DiceMode, Setup};
 
@@ -60,18 +63,6 @@ fn nicopolis_random_games() {
 fn tannenburg_random_games() {
     run("tannenburg", &[], games(100));
 }
-
-/// Every advanced and optional rule of 16.0 at once.
-const ADVANCED: &[&str] = &[
-    "advanced-sequence",
-    "turn-ends-chit",
-    "split-commands",
-    "berserk",
-    "optional-victory",
-    "off-map-leader-boxes",
-    "melee-odds",
-    "unit-type-modifiers",
-];
 
 #[test]
 fn hattin_random_games_with_the_advanced_rules() {

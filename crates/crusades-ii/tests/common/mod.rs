@@ -130,3 +130,15 @@ chit = "attack"
 name = "Il-Ghazi"
 chit = "stand"
 "#;
+
+/// Every advanced and optional rule of 16.0 at once.
+pub const EVERY_ADVANCED_RULE: &[&str] = &[
+    "advanced-sequence",
+    "turn-ends-chit",
+    "split-commands",
+    "berserk",
+    "optional-victory",
+    "off-map-leader-boxes",
+    "melee-odds",
+    "unit-type-modifiers",
+];

@@ -1,0 +1,110 @@
+//! Fixed amounts of the work `rules.rs` times, for instruction counts under callgrind (which
+//! do not depend on how busy the machine is): `bench/instructions` runs each operation with
+//! 0 and N repetitions and reports the difference divided by N.
+//!
+//! `target/release/deps/instructions-* OPERATION SCENARIO N`, OPERATION one of `legal` (all
+//! legal actions at the first movement), `unit` (one unit's moves), `bare` (a bare Dijkstra
+//! over the same allowance and costs), `apply` (one move applied to a clone), `game` (N whole
+//! random games: prints the plies).
+
+mod common;
+
+use std::hint::black_box;
+
+use crusades_ii::State;
+use engine::{DiceMode, Game, Log, Pending, Setup, Startable};
+use hexgrid::{field_of_movement, Direction};
+
+fn start(scenario: &str, seed: u64, options: &[&str]) -> State {
+    let setup = Setup {
+        scenario: scenario.into(),
+        options: options.iter().map(|o| o.to_string()).collect(),
+        seed,
+        dice: DiceMode::Seeded,
+        position: None,
+    };
+    State::start(&setup, &crusades_ii::builtin_data()).expect("starts")
+}
+
+/// The game at the first player's first movement (as in `rules.rs`).
+fn at_first_movement(scenario: &str) -> State {
+    common::advance_to_first_movement(start(scenario, 1, &["historical-commands"]))
+}
+
+fn main() {
+    let args: Vec<String> = std::env::args().skip(1).collect();
+    // `cargo bench` runs every bench target with `--bench`: nothing to do then.
+    let [op, scenario, n] = &args[..] else {
+        return;
+    };
+    let n: u64 = n.parse().expect("a count");
+    if op == "game" {
+        let mut plies = 0u64;
+        for seed in 1..=n {
+            let mut s = start(scenario, seed, &[]);
+            let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+            let mut next = || {
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                rng
+            };
+            while let Pending::Seats(seats) = s.pending() {
+                let seat = seats[(next() % seats.len() as u64) as usize];
+                let legal = s.legal_actions(seat);
+                let a = &legal[(next() % legal.len() as u64) as usize];
+                s.apply(seat, a, &mut Log::discarding()).expect("legal");
+                plies += 1;
+            }
+        }
+        println!("{plies}");
+        return;
+    }
+    let s = at_first_movement(scenario);
+    let seat = s.active;
+    // The unit of `rules.rs`'s one-unit benchmark (asked for only on Hab).
+    let unit = || {
+        s.on_map(seat)
+            .find(|&u| !s.skirmisher(u) && !s.destinations(u, false).is_empty())
+            .expect("a unit that can move")
+    };
+    let unit = if matches!(op.as_str(), "unit" | "bare") {
+        unit()
+    } else {
+        0
+    };
+    let start_hex = s.hex(unit).unwrap_or(hexgrid::Hex { q: 0, r: 0 });
+    let class = s.move_class(unit);
+    let budget = 2 * s.values(unit).movement as u32;
+    let legal = s.legal_actions(seat);
+    eprintln!(
+        "{scenario}: {:?}, {} legal actions for seat {}",
+        s.phase,
+        legal.len(),
+        seat.0
+    );
+    let first = legal[0].clone();
+    for _ in 0..n {
+        match op.as_str() {
+            "legal" => {
+                black_box(s.legal_actions(black_box(seat)));
+            }
+            "unit" => {
+                black_box(s.destinations(black_box(unit), false));
+            }
+            "bare" => {
+                black_box(field_of_movement(start_hex, budget, |from, to| {
+                    let d: Direction = from.direction_to(to)?;
+                    s.entry_cost(class, from, d).map(u32::from)
+                }));
+            }
+            "apply" => {
+                let mut t = s.clone();
+                t.apply(seat, black_box(&first), &mut Log::discarding())
+                    .expect("legal");
+                black_box(t);
+            }
+            other => panic!("unknown operation {other}"),
+        }
+    }
+}
