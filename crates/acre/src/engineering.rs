@@ -8,6 +8,7 @@
 
 use std::collections::BTreeSet;
 
+use engine::{Event, RollRecord};
 use hexgrid::Hex;
 use serde::{Deserialize, Serialize};
 
@@ -56,6 +57,35 @@ pub fn foss_cleared(roll: u8) -> bool {
     roll <= CLEARED_UP_TO
 }
 
+/// Acre 13.12 with its Addenda: in the Regrouping Segment of every Game-Turn the Moslem rolls
+/// once for each filled foss hex, in hex order, and clears it on 1-4. Returns one public event
+/// a hex, with its roll.
+pub fn unfill_foss(rules: &Rules, pos: &mut Position, dice: &mut engine::Dice) -> Vec<Event> {
+    let filled: Vec<Hex> = pos.filled.iter().copied().collect();
+    filled
+        .into_iter()
+        .map(|hex| {
+            let roll = dice.d6();
+            let cleared = foss_cleared(roll);
+            if cleared {
+                pos.filled.remove(&hex);
+            }
+            let id = rules.map.id(hex);
+            let result = if cleared { "cleared" } else { "stays filled" };
+            Event::public("Acre 13.12", format!("the filled foss in {id} {result}")).with_roll(
+                RollRecord {
+                    purpose: format!("clearing the foss in {id}"),
+                    dice: vec![roll],
+                    modifiers: Vec::new(),
+                    total: i32::from(roll),
+                    cell: Some("13.12: 1-4 cleared".into()),
+                    result: result.into(),
+                },
+            )
+        })
+        .collect()
+}
+
 /// The Crusader tunnels (13.2): the four bases, one shaft from each, and the hexes struck by
 /// rock or closed in subterranean combat.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -68,6 +98,11 @@ pub struct Tunnels {
     pub inoperative: BTreeSet<Hex>,
     /// Bases whose tunnel has been caved in (13.28, 13.29) or destroyed (13.22).
     pub spent: Vec<bool>,
+    /// Tunnel hexes whose location the Moslem player knows (13.23): discovered in
+    /// subterranean combat with the hexes it closed (13.31, 13.32), caved in (13.28), or
+    /// revealed with a destroyed base (13.22).
+    #[serde(default)]
+    pub known: BTreeSet<Hex>,
     /// Tunnel Points per Game-Turn (13.21, 13.32).
     pub points: u8,
     /// Tunnel hexes extended into a Wall or Tower hex this Game-Turn, by base (13.28).
@@ -244,6 +279,7 @@ impl Tunnels {
         let Some(base) = self.operative(hex) else {
             return (moslem_lost, crusader_lost, Vec::new());
         };
+        self.known.insert(hex);
         let shaft = &mut self.shafts[base];
         let at = shaft.iter().position(|h| *h == hex).unwrap_or(0);
         // 3 closed: the hex and one Tunnel hex each way along the shaft (never the base).
@@ -252,6 +288,7 @@ impl Tunnels {
         let to = (at + reach).min(shaft.len() - 1);
         let closed: Vec<Hex> = shaft[from..=to].to_vec();
         self.inoperative.extend(closed.iter().copied());
+        self.known.extend(closed.iter().copied());
         // 13.26: everything beyond the first closed hex is cut off and ceases to exist.
         shaft.truncate(from);
         self.new_wall_hexes
@@ -278,6 +315,7 @@ impl Tunnels {
     /// Acre 13.28: the cave-in itself (after [`Tunnels::check_cave_in`]).
     pub fn cave_in(&mut self, pos: &mut Position, base: usize, hex: Hex) {
         pos.caved_in.insert(hex);
+        self.known.insert(hex);
         let shaft = std::mem::take(&mut self.shafts[base]);
         self.inoperative.extend(shaft);
         self.inoperative.insert(self.bases[base]);
@@ -292,8 +330,97 @@ impl Tunnels {
         let shaft = std::mem::take(&mut self.shafts[base]);
         self.spent[base] = true;
         self.new_wall_hexes.retain(|(b, _)| *b != base);
+        self.known.extend(shaft.iter().copied());
         shaft
     }
+
+    /// Acre 13.23: a copy for the Moslem's searches in which everything he cannot see is drawn
+    /// afresh from `rng`: the hidden inoperative hexes are dropped (every roll struck earth)
+    /// and each unspent base gets a new single shaft, a random walk of a random length up to
+    /// `max_len` through hexes it may enter and he does not know of; a shaft ending in a Wall
+    /// or Tower hex may be caved in (13.28). Hexes he knows of stay as they are (they are never
+    /// operative: discovery closes them). How much is drawn depends only on the number of
+    /// bases and on `max_len`, which the caller takes from what the Moslem sees (the Tunnel
+    /// Points and the Game-Turns gone).
+    pub fn determinize(
+        &self,
+        rules: &Rules,
+        max_len: u32,
+        rng: &mut dyn rand_core::RngCore,
+    ) -> Tunnels {
+        let mut copy = self.clone();
+        copy.inoperative = self
+            .inoperative
+            .intersection(&self.known)
+            .copied()
+            .collect();
+        copy.shafts = vec![Vec::new(); self.bases.len()];
+        copy.new_wall_hexes.clear();
+        for base in 0..self.bases.len() {
+            let len = rng.next_u32() % (max_len + 1);
+            for step in 0..max_len {
+                let pick = rng.next_u32() as usize;
+                if step >= len || copy.spent[base] {
+                    continue;
+                }
+                let mut options: Vec<Hex> = rules
+                    .map
+                    .neighbours(copy.end(base))
+                    .filter(|h| {
+                        !self.known.contains(h) && copy.check_extend(rules, base, *h).is_ok()
+                    })
+                    .collect();
+                options.sort();
+                if let Some(&h) = options.get(pick % options.len().max(1)) {
+                    copy.shafts[base].push(h);
+                }
+            }
+            if let Some(&end) = copy.shafts[base].last() {
+                if rules.map.is_wall_or_tower(end) {
+                    copy.new_wall_hexes.push((base, end));
+                }
+            }
+        }
+        copy
+    }
+
+    /// Acre 13.22, 13.23: the tunnels as `side` sees them. The Crusader sees his Mine
+    /// Planning Sheet whole. The Moslem sees the Tunnel Bases (their counters are on the map),
+    /// which are spent, the Tunnel Points (losses come from subterranean combat, which he
+    /// sees), and of the Tunnel hexes only those whose location he knows.
+    pub fn seen_by(&self, side: Side) -> TunnelsView {
+        let operative: BTreeSet<Hex> = self.shafts.iter().flatten().copied().collect();
+        let inoperative = self.inoperative.clone();
+        let (operative, inoperative) = match side {
+            Side::Crusader => (operative, inoperative),
+            Side::Moslem => (
+                operative.intersection(&self.known).copied().collect(),
+                inoperative.intersection(&self.known).copied().collect(),
+            ),
+        };
+        TunnelsView {
+            bases: self.bases.clone(),
+            spent: self.spent.clone(),
+            points: self.points,
+            operative,
+            inoperative,
+        }
+    }
+}
+
+/// The tunnels as one side sees them ([`Tunnels::seen_by`]).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TunnelsView {
+    /// Tunnel Bases in the order built.
+    pub bases: Vec<Hex>,
+    /// Bases caved in or destroyed.
+    pub spent: Vec<bool>,
+    /// Tunnel Points per Game-Turn.
+    pub points: u8,
+    /// Operative Tunnel hexes seen.
+    pub operative: BTreeSet<Hex>,
+    /// Inoperative Tunnel hexes seen.
+    pub inoperative: BTreeSet<Hex>,
 }
 
 /// Acre 13.3, 13.32: the Moslem engineers' points per Game-Turn after losses (never

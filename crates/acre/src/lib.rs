@@ -3,13 +3,16 @@
 //!
 //! Files follow the rulebook's chapters. This is the crate as far as it has come: the data
 //! and the rules of the chapters listed below, each a set of functions over a [`Position`]
-//! and the loaded [`Rules`] data, tested against the rulebook's worked examples. The
-//! sequence of play (4.0) and the engine's [`engine::Game`] are not built yet.
+//! and the loaded [`Rules`] data, tested against the rulebook's worked examples, and the
+//! building blocks of the sequence of play (its steps, the secret plans with what each side
+//! sees, the set-up). The engine's [`engine::Game`] that drives them is not built yet.
 //!
 //! | rulebook | file |
 //! |---|---|
 //! | data: map, counters, tables, scenario | [`data`] (files), [`map`], [`rules`] (typed, checked) |
 //! | where everything stands | [`position`] |
+//! | 4.0 Sequence of Play: the steps, impulses, the early end | [`sequence`] |
+//! | 4.0 1.A Allocation Segment: the secret plans, what each side sees, the phases | [`planning`] |
 //! | 5.0 Movement, 5.5 Stacking (with 14.12, 15.11, 15.14) | [`movement`] |
 //! | 6.0 Zones of Control | [`zoc`] |
 //! | 7.0 Intervention | [`intervention`] |
@@ -20,6 +23,7 @@
 //! | 13.0 Engineering | [`engineering`] |
 //! | 14.0 Leaders | [`leaders`] |
 //! | 15.0 Cavalry and the Naphtha Grenadiers, 10.2 retreat before combat | [`cavalry`] |
+//! | 17.0 Initial Set-Up, the historical quick start | [`setup`] |
 //! | 18.0 Victory | [`victory`] |
 //!
 //! Rule choices where the text is ambiguous are in `docs/acre/rules-notes.md`.
@@ -34,10 +38,13 @@ pub mod leaders;
 pub mod map;
 pub mod melee;
 pub mod movement;
+pub mod planning;
 pub mod position;
 pub mod regroup;
 pub mod retreat;
 pub mod rules;
+pub mod sequence;
+pub mod setup;
 pub mod victory;
 pub mod zoc;
 

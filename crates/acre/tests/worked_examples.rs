@@ -1,7 +1,8 @@
 //! Every worked example of the Acre rulebook that the chapters built so far cover: 14.23
 //! (leaders' morale on one melee), 10.57 (army morale counted once), 14.41 (a wounded
 //! leader's return), the Addenda to 8.3 (later engineer points read the repaired column) and
-//! the 13.4 closures.
+//! the 13.4 closures; with them the foss clearing roll of 13.12 and the secrecy of the
+//! tunnels with their re-sampling for searches (13.23).
 
 use acre::bombardment::{check_repair, repair};
 use acre::engineering::Tunnels;
@@ -309,4 +310,103 @@ fn army_morale_changes_10_51_to_10_55() {
         Some(Nationality::Jerusalem)
     );
     assert_eq!(p.morale.crusader[&Nationality::English], -1);
+}
+
+/// Acre 13.12 with its Addenda: every filled foss hex is rolled for at the end of the
+/// Game-Turn; 1-4 clears it, 5-6 leaves it filled. Manual dice make the rolls known.
+#[test]
+fn filled_foss_is_cleared_on_one_to_four() {
+    use acre::engineering::unfill_foss;
+    use acre::map::Class;
+    let (r, mut p) = setup();
+    let foss = r.map.hexes_of(&[Class::Foss]);
+    p.filled.extend([foss[0], foss[1], foss[2]]);
+    let mut dice = engine::Dice::new(1, engine::DiceMode::Manual);
+    dice.begin_action(&[4, 5, 1]).unwrap();
+    let events = unfill_foss(&r, &mut p, &mut dice);
+    dice.end_action().unwrap();
+    assert_eq!(events.len(), 3);
+    assert!(events.iter().all(|e| e.case == "Acre 13.12"));
+    let mut sorted = [foss[0], foss[1], foss[2]];
+    sorted.sort();
+    // Rolled in hex order: 4 clears, 5 stays, 1 clears.
+    assert!(!p.filled.contains(&sorted[0]));
+    assert!(p.filled.contains(&sorted[1]));
+    assert!(!p.filled.contains(&sorted[2]));
+    assert_eq!(events[1].rolls[0].dice, [5]);
+    assert!(
+        events[1].text.contains("stays filled"),
+        "{}",
+        events[1].text
+    );
+}
+
+/// Acre 13.23: Tunnel hexes stay secret from the Moslem until discovered, closed, caved in
+/// or revealed with their base; the bases and the Tunnel Points are seen by both.
+#[test]
+fn tunnel_hexes_are_secret_until_discovered() {
+    let (r, _) = setup();
+    let mut t = four_bases(&r);
+    let hexes = ["1015", "1115", "1215", "1315", "1415"];
+    dig_line(&r, &mut t, &hexes);
+    let rock = r.map.hex("1515").unwrap();
+    t.check_extend(&r, 0, rock).unwrap();
+    assert!(!t.dig(&r, 0, rock, 6));
+    let crusader = t.seen_by(Side::Crusader);
+    assert_eq!(crusader.operative.len(), 5);
+    assert!(crusader.inoperative.contains(&rock));
+    let moslem = t.seen_by(Side::Moslem);
+    assert!(moslem.operative.is_empty() && moslem.inoperative.is_empty());
+    assert_eq!(moslem.bases, crusader.bases);
+    assert_eq!(moslem.points, 4);
+    let text = serde_json::to_string(&moslem).unwrap();
+    for h in hexes.iter().chain(["1515"].iter()) {
+        let hex = r.map.hex(h).unwrap();
+        assert!(
+            !text.contains(&serde_json::to_string(&hex).unwrap()),
+            "{h} in {text}"
+        );
+    }
+    // A discovery at 1415 on a 6 closes only that hex (13.4): the Moslem now knows it.
+    let found = r.map.hex("1415").unwrap();
+    let (_, _, closed) = t.subterranean_combat(&r, found, 6);
+    let moslem = t.seen_by(Side::Moslem);
+    for h in &closed {
+        assert!(moslem.inoperative.contains(h));
+    }
+    assert!(moslem.inoperative.contains(&found));
+    // The rest of the shaft stays hidden.
+    assert!(!moslem.operative.contains(&r.map.hex("1015").unwrap()));
+    assert!(!moslem.inoperative.contains(&rock));
+}
+
+/// Acre 13.23: re-sampling the tunnels for the Moslem's searches keeps everything he sees and
+/// draws the hidden shafts afresh as legal single shafts.
+#[test]
+fn tunnels_resampled_for_the_moslem_keep_what_he_sees() {
+    use rand_core::SeedableRng;
+    let (r, _) = setup();
+    let mut t = four_bases(&r);
+    dig_line(&r, &mut t, &["1015", "1115", "1215", "1315", "1415"]);
+    let found = r.map.hex("1415").unwrap();
+    t.subterranean_combat(&r, found, 6);
+    let seen = t.seen_by(Side::Moslem);
+    let mut rng = rand_pcg::Pcg64::seed_from_u64(3);
+    let mut shafts = std::collections::BTreeSet::new();
+    for _ in 0..30 {
+        let d = t.determinize(&r, 8, &mut rng);
+        assert_eq!(d.seen_by(Side::Moslem), seen);
+        for (b, shaft) in d.shafts.iter().enumerate() {
+            assert!(shaft.len() <= 8);
+            // Each shaft is a legal single shaft: rebuilt hex by hex it passes 13.26-13.27.
+            let mut check = d.clone();
+            check.shafts[b].clear();
+            for &h in shaft {
+                check.check_extend(&r, b, h).unwrap();
+                check.shafts[b].push(h);
+            }
+        }
+        shafts.insert(d.shafts.clone());
+    }
+    assert!(shafts.len() > 10, "{}", shafts.len());
 }

@@ -11,6 +11,7 @@
 //! saladin move 1721 1722 leave 10
 //! english-1 move 0113 0114         pisan transport guy+amalric 1620 1520
 //! pisan blockade   pisan no-order   cancel guy   commit   assassinate saladin   pass
+//! arrive richard 0110   richard command   saladin take 10
 //! ```
 
 use engine::{Applied, Event, Log, Rejection, Seat};
@@ -57,6 +58,25 @@ pub enum Action {
     },
     /// Declines an assassination.
     Pass,
+    /// Designates in writing the commander of the force a leader is in (8.0 H).
+    Command {
+        /// The leader.
+        leader: usize,
+    },
+    /// A Saracen leader takes up leaderless ASPs of his place before anything moves (6.1.2).
+    Take {
+        /// The leader.
+        leader: usize,
+        /// How many ASPs.
+        asps: u16,
+    },
+    /// Chooses where an arriving reinforcement enters the map (16.4).
+    Arrive {
+        /// The reinforcement (index into the scenario's).
+        reinforcement: usize,
+        /// Where it enters.
+        place: Place,
+    },
 }
 
 impl Action {
@@ -114,6 +134,18 @@ impl Action {
             Action::Commit => "commit".into(),
             Action::Assassinate { leader } => format!("assassinate {}", lid(*leader)),
             Action::Pass => "pass".into(),
+            Action::Command { leader } => format!("{} command", lid(*leader)),
+            Action::Take { leader, asps } => format!("{} take {asps}", lid(*leader)),
+            Action::Arrive {
+                reinforcement,
+                place,
+            } => format!(
+                "arrive {} {place}",
+                s.reinforcements[*reinforcement]
+                    .leaders
+                    .first()
+                    .map_or_else(String::new, |&l| lid(l))
+            ),
         }
     }
 
@@ -145,6 +177,18 @@ impl Action {
             ["assassinate", id] => Ok(Action::Assassinate {
                 leader: leader(id)?,
             }),
+            ["arrive", id, at] => {
+                let l = leader(id)?;
+                let reinforcement = s
+                    .reinforcements
+                    .iter()
+                    .position(|r| r.leaders.first() == Some(&l))
+                    .ok_or_else(|| format!("`{id}` does not lead a group of reinforcements"))?;
+                Ok(Action::Arrive {
+                    reinforcement,
+                    place: Place::parse(at)?,
+                })
+            }
             ["cancel", id] => match (s.leader(id), s.fleet(id)) {
                 (Some(i), _) => Ok(Action::Cancel {
                     fleet: false,
@@ -171,6 +215,18 @@ impl Action {
                     return Ok(Action::Fleet { fleet: f, order });
                 }
                 let l = leader(id)?;
+                match rest {
+                    ["command"] => return Ok(Action::Command { leader: l }),
+                    ["take", n] => {
+                        return Ok(Action::Take {
+                            leader: l,
+                            asps: n
+                                .parse()
+                                .map_err(|_| format!("`{n}` is not a number of ASPs"))?,
+                        })
+                    }
+                    _ => {}
+                }
                 let order = match rest {
                     ["move", path @ .., "leave", n] if !path.is_empty() => Order::Move {
                         path: places(path)?,
@@ -183,7 +239,7 @@ impl Action {
                     ["partial-siege"] => Order::PartialSiege,
                     ["sally"] => Order::Sally,
                     ["no-order"] => Order::NoOrder,
-                    _ => return Err(format!("`{text}`: a leader's order is move PLACE..., with LEADER, defend, full-siege, partial-siege, sally or no-order")),
+                    _ => return Err(format!("`{text}`: a leader's order is move PLACE..., with LEADER, defend, full-siege, partial-siege, sally, no-order, command or take N")),
                 };
                 Ok(Action::Order { leader: l, order })
             }
@@ -199,7 +255,7 @@ impl State {
                 .map(Seat)
                 .filter(|s| !self.orders[s.index()].committed)
                 .collect(),
-            Phase::Assassination(side) => side.seat().into_iter().collect(),
+            Phase::Assassination(side) | Phase::Arrival(side) => side.seat().into_iter().collect(),
             Phase::Over => Vec::new(),
         }
     }
@@ -265,6 +321,64 @@ impl State {
         out
     }
 
+    /// The Crusades 8.0 G-H: leaders of `side` who may be designated commander now: active,
+    /// not yet designated, in a place where another leader of the side has his rank and none
+    /// outranks him (otherwise rank alone decides, 8.0 G).
+    fn designable(&self, side: Side) -> Vec<usize> {
+        let book = self.book(side);
+        (0..self.leaders.len())
+            .filter(|&l| {
+                let Some(place) = self.leaders[l].place else {
+                    return false;
+                };
+                if self.leaders[l].status != Status::Active
+                    || self.side_of(l) != side
+                    || !neutrals::may_order(self, l)
+                    || book.command.contains(&l)
+                {
+                    return false;
+                }
+                let rank = self.scenario.leaders[l].rank;
+                let others: Vec<usize> = self
+                    .side_leaders_at(side, place)
+                    .into_iter()
+                    .filter(|&o| o != l)
+                    .collect();
+                others
+                    .iter()
+                    .all(|&o| self.scenario.leaders[o].rank >= rank)
+                    && others
+                        .iter()
+                        .any(|&o| self.scenario.leaders[o].rank == rank)
+            })
+            .collect()
+    }
+
+    /// The Crusades 6.1.2, 8.0 I: the leaderless ASPs a Saracen leader may still take up in
+    /// his place this turn (0 for others): those there less what other written `take` lines
+    /// of the place already claim.
+    fn takeable(&self, side: Side, leader: usize) -> u16 {
+        let Some(place) = self.leaders[leader].place else {
+            return 0;
+        };
+        let book = self.book(side);
+        if side != Side::Saracens
+            || self.leaders[leader].status != Status::Active
+            || self.side_of(leader) != side
+            || !neutrals::may_order(self, leader)
+            || book.take.contains_key(&leader)
+        {
+            return 0;
+        }
+        let claimed: u16 = book
+            .take
+            .iter()
+            .filter(|(l, _)| self.leaders[**l].place == Some(place))
+            .map(|(_, n)| *n)
+            .sum();
+        self.garrison_at(side, place).saturating_sub(claimed)
+    }
+
     /// Whether a move to `dest` may be written for `leader` (9.6 E: a disrupted force may not
     /// voluntarily enter an enemy-occupied hex).
     fn destination_ok(&self, side: Side, leader: usize, dest: Place) -> bool {
@@ -297,6 +411,17 @@ impl State {
                 out.push(Action::Pass);
                 out
             }
+            Phase::Arrival(_) => match self.arrivals.first() {
+                Some(&r) => self
+                    .entry_hexes(r)
+                    .into_iter()
+                    .map(|place| Action::Arrive {
+                        reinforcement: r,
+                        place,
+                    })
+                    .collect(),
+                None => Vec::new(),
+            },
             Phase::Orders => {
                 let mut out = Vec::new();
                 let book = self.book(side);
@@ -326,7 +451,25 @@ impl State {
                             .map(|order| Action::Fleet { fleet: f, order }),
                     );
                 }
-                for &l in book.leaders.keys() {
+                out.extend(
+                    self.designable(side)
+                        .into_iter()
+                        .map(|leader| Action::Command { leader }),
+                );
+                for l in 0..self.leaders.len() {
+                    let asps = self.takeable(side, l);
+                    if asps > 0 {
+                        out.push(Action::Take { leader: l, asps });
+                    }
+                }
+                let cancellable: std::collections::BTreeSet<usize> = book
+                    .leaders
+                    .keys()
+                    .chain(&book.command)
+                    .chain(book.take.keys())
+                    .copied()
+                    .collect();
+                for l in cancellable {
                     out.push(Action::Cancel {
                         fleet: false,
                         index: l,
@@ -420,6 +563,40 @@ impl State {
                     Err("only an enemy leader on the map may be the target (14.2)".into())
                 }
             }
+            (
+                Phase::Arrival(_),
+                Action::Arrive {
+                    reinforcement,
+                    place,
+                },
+            ) => {
+                if self.arrivals.first() != Some(reinforcement) {
+                    return Err("that group of reinforcements is not the one entering now".into());
+                }
+                if self.entry_hexes(*reinforcement).contains(place) {
+                    Ok(())
+                } else {
+                    Err("it enters at its printed place, or one of the hexes 16.4.1-16.4.2 allow it".into())
+                }
+            }
+            (Phase::Orders, Action::Command { leader }) => {
+                if self.designable(side).contains(leader) {
+                    Ok(())
+                } else {
+                    Err("only a leader of the highest rank in his place, with another of that rank beside him, is designated commander, once (8.0 G-H)".into())
+                }
+            }
+            (Phase::Orders, Action::Take { leader, asps }) => {
+                if *leader >= self.leaders.len() {
+                    return Err("no such leader".into());
+                }
+                let most = self.takeable(side, *leader);
+                if *asps >= 1 && *asps <= most {
+                    Ok(())
+                } else {
+                    Err(format!("a Saracen leader takes up 1 to {most} leaderless ASPs of his place, once a turn (6.1.2, 8.0 I)"))
+                }
+            }
             (Phase::Orders, Action::Commit) => Ok(()),
             (Phase::Orders, Action::Cancel { fleet, index }) => {
                 let book = self.book(side);
@@ -427,6 +604,8 @@ impl State {
                     book.fleets.contains_key(index)
                 } else {
                     book.leaders.contains_key(index)
+                        || book.command.contains(index)
+                        || book.take.contains_key(index)
                 };
                 if has {
                     Ok(())
@@ -573,6 +752,8 @@ impl State {
                     self.orders[slot].fleets.remove(index);
                 } else {
                     self.orders[slot].leaders.remove(index);
+                    self.orders[slot].command.remove(index);
+                    self.orders[slot].take.remove(index);
                     let followers: Vec<usize> = self.orders[slot]
                         .leaders
                         .iter()
@@ -597,6 +778,28 @@ impl State {
                     self.orders_revealed(log);
                 }
             }
+            Action::Take { leader, asps } => {
+                self.orders[slot].take.insert(*leader, *asps);
+                let text = action.text(self);
+                log.push_with(|| {
+                    Event::private(
+                        "The Crusades 6.1.2",
+                        format!("order written: {text}"),
+                        vec![seat],
+                    )
+                });
+            }
+            Action::Command { leader } => {
+                self.orders[slot].command.insert(*leader);
+                let text = action.text(self);
+                log.push_with(|| {
+                    Event::private(
+                        "The Crusades 8.0 H",
+                        format!("order written: {text}"),
+                        vec![seat],
+                    )
+                });
+            }
             Action::Assassinate { leader } => {
                 crate::events::assassinate(self, log, side, *leader);
                 self.after_assassination(log);
@@ -609,6 +812,14 @@ impl State {
                     )
                 });
                 self.after_assassination(log);
+            }
+            Action::Arrive {
+                reinforcement,
+                place,
+            } => {
+                self.arrivals.remove(0);
+                self.place_reinforcement(*reinforcement, *place, log);
+                self.next_arrival();
             }
         }
         Ok(applied)

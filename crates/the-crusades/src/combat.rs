@@ -47,12 +47,14 @@ pub fn coordinated_share(asps: u16, die: u8) -> u16 {
     asps * u16::from(die) / 6
 }
 
-/// The Crusades 8.0 F-G: the commander of a group of leaders: the highest rank, then (the
-/// owner's written choice, taken here as the best) the highest Combat Rating.
+/// The Crusades 8.0 F-H: the commander of a group of leaders: the highest rank (8.0 G); among
+/// several of that rank the one his owner designated in writing (8.0 H, the `command` line of
+/// the orders), and where none or several were designated the best Combat Rating among them.
 pub fn commander(state: &State, leaders: &[usize]) -> Option<usize> {
     leaders.iter().copied().min_by_key(|&i| {
         let l = &state.scenario.leaders[i];
-        (l.rank, std::cmp::Reverse(l.combat), i)
+        let designated = state.book(l.side).command.contains(&i);
+        (l.rank, !designated, std::cmp::Reverse(l.combat), i)
     })
 }
 
@@ -441,9 +443,10 @@ fn leader_casualties(
         .copied()
         .filter(|&l| state.leaders[l].status == Status::Active)
         .collect();
+    let chief = commander(state, &order);
     order.sort_by_key(|&l| {
         let x = &state.scenario.leaders[l];
-        (std::cmp::Reverse(x.rank), x.combat, l)
+        (Some(l) == chief, std::cmp::Reverse(x.rank), x.combat, l)
     });
     let mut lost = 0;
     for l in order {
@@ -529,8 +532,9 @@ fn supply_distance(state: &State, side: Side) -> BTreeMap<HexId, u32> {
     dist
 }
 
-/// The Crusades 9.6, 7.2.7, 9.4.1 B, 9.4.3: retreats a force `hexes` hexes toward supply by
-/// the most direct route, disrupting it; forces that sallied go back inside their city.
+/// The Crusades 9.6, 7.2.7, 9.4.1 B, 9.4.3, 12.5.7: retreats a force `hexes` hexes toward
+/// supply by the most direct route, disrupting it; forces that sallied go back inside their
+/// city; troops landed in the hex this turn go back aboard their fleet.
 /// Every hex it cannot retreat costs 10% (rounded up); it may stop in a friendly city of
 /// level 2-4 or a castle.
 pub(crate) fn retreat(
@@ -547,6 +551,32 @@ pub(crate) fn retreat(
         if state.leaders[l].status == Status::Active {
             state.leaders[l].place = Some(Place::inside(hex));
             state.leaders[l].disrupted = true;
+        }
+    }
+    // 12.5.7: troops landed here this turn retreat onto the fleet that landed them, if it is
+    // still in the hex; their retreat ends there.
+    for &l in &p.leaders {
+        let Some(f) = state.leaders[l].landed_from else {
+            continue;
+        };
+        if state.leaders[l].status == Status::Active
+            && state.leaders[l].place == Some(Place::outside(hex))
+            && state.fleets[f].status == crate::state::FleetStatus::Active
+            && state.fleets[f].hex == Some(hex)
+        {
+            state.leaders[l].status = Status::Aboard(f);
+            state.leaders[l].place = None;
+            state.leaders[l].disrupted = true;
+            let (id, fid) = (
+                state.scenario.leaders[l].id.clone(),
+                state.scenario.fleets[f].id.clone(),
+            );
+            log.push_with(|| {
+                Event::public(
+                    "The Crusades 12.5.7",
+                    format!("{id} retreats onto the fleet {fid}"),
+                )
+            });
         }
     }
     let outside: Vec<usize> = p
@@ -639,4 +669,62 @@ pub(crate) fn retreat(
             ),
         )
     });
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::state::FleetStatus;
+
+    fn state() -> State {
+        let setup = engine::Setup {
+            scenario: "third-crusade".into(),
+            options: vec![],
+            seed: 8,
+            dice: engine::DiceMode::Seeded,
+            position: None,
+        };
+        engine::Session::<State>::new(setup, &crate::builtin_data(), "the-crusades")
+            .expect("starts")
+            .state()
+            .clone()
+    }
+
+    /// 12.5.7: troops landed in a coastal hex who must retreat go back onto the fleet that
+    /// landed them, and their retreat ends there; without that fleet in the hex they retreat
+    /// over land.
+    #[test]
+    fn landed_troops_retreat_onto_their_fleet() {
+        let hex: HexId = "1619".parse().unwrap();
+        for fleet_there in [true, false] {
+            let mut s = state();
+            let f = (0..s.fleets.len())
+                .find(|&f| s.scenario.fleets[f].side == Side::Crusaders)
+                .unwrap();
+            s.fleets[f].status = FleetStatus::Active;
+            s.fleets[f].hex = Some(if fleet_there {
+                hex
+            } else {
+                "1519".parse().unwrap()
+            });
+            let richard = s.scenario.leader("richard").unwrap();
+            s.leaders[richard].status = Status::Active;
+            s.leaders[richard].place = Some(Place::outside(hex));
+            s.leaders[richard].asps = 16;
+            s.leaders[richard].landed_from = Some(f);
+            let p = Party {
+                leaders: vec![richard],
+                ..Party::default()
+            };
+            retreat(&mut s, &mut Log::recording(), Side::Crusaders, &p, hex, 1);
+            assert!(s.leaders[richard].disrupted);
+            if fleet_there {
+                assert_eq!(s.leaders[richard].status, Status::Aboard(f));
+                assert_eq!(s.leaders[richard].place, None);
+            } else {
+                assert_eq!(s.leaders[richard].status, Status::Active);
+                assert_ne!(s.leaders[richard].place, Some(Place::outside(hex)));
+            }
+        }
+    }
 }

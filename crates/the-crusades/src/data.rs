@@ -495,6 +495,9 @@ pub struct ReinforcementRow {
     pub fleets: Vec<String>,
     /// Where they arrive.
     pub place: String,
+    /// Other hexes the owner may choose instead of `place` (16.4.1).
+    #[serde(default)]
+    pub choices: Vec<String>,
     /// Where they arrive instead if the Crusaders hold `place` (16.4.2).
     #[serde(default)]
     pub fallback: Vec<String>,

@@ -87,6 +87,8 @@ impl engine::Game for State {
             if i != seat.index() {
                 book.leaders.clear();
                 book.fleets.clear();
+                book.command.clear();
+                book.take.clear();
             }
         }
         s

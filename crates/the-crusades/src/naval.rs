@@ -386,8 +386,9 @@ fn naval_retreat(state: &mut State, log: &mut Log, f: usize) {
     }
 }
 
-/// The Crusades 12.5.4-12.5.5: every fleet ending in a land hex lands its cargo outside in
-/// that hex (troops may not move again this turn); outside the sheltered ports a die of 5 or
+/// The Crusades 12.5.4-12.5.5, 10.4.7 A: every fleet ending in a land hex lands its cargo in
+/// that hex (troops may not move again this turn): inside a port city its side holds, up to
+/// the city's capacity, otherwise outside; outside the sheltered ports a die of 5 or
 /// 6 (+1 off a friendly port) costs 10% of the ASPs, rounded up.
 pub fn debark(state: &mut State, log: &mut Log, turn: &mut NavalTurn) {
     for f in 0..state.fleets.len() {
@@ -402,10 +403,25 @@ pub fn debark(state: &mut State, log: &mut Log, turn: &mut NavalTurn) {
             continue;
         }
         let side = state.scenario.fleets[f].side;
+        // 10.4.7 A: in a port its side holds (besieged or not) the troops land inside the
+        // city, regarrisoning it, up to its capacity (6.3.2); the rest land outside.
+        let map = &state.scenario.map;
+        let held = map.site_at(hex).filter(|&s| {
+            map.sites[s].port
+                && state.sites[s].control == Some(side)
+                && state.occupier(s).is_none_or(|o| o == side)
+        });
+        let cap = held.map_or(0, |s| {
+            let site = &map.sites[s];
+            state.scenario.tables.capacity(site.castle, site.level)
+        });
         for &l in &cargo {
+            let inside = Place::inside(hex);
+            let fits = held.is_some() && state.asps_at(side, inside) + state.leaders[l].asps <= cap;
             state.leaders[l].status = Status::Active;
-            state.leaders[l].place = Some(Place::outside(hex));
+            state.leaders[l].place = Some(if fits { inside } else { Place::outside(hex) });
             state.leaders[l].moved = true;
+            state.leaders[l].landed_from = (!fits).then_some(f);
         }
         turn.landed.insert(f);
         let map = &state.scenario.map;

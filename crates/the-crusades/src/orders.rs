@@ -5,7 +5,7 @@
 //! First Crusade's bribes, treasuries and treachery will join it, is in
 //! `docs/the-crusades/orders.md`.
 
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 
 use hexgrid::HexId;
 use serde::{Deserialize, Serialize};
@@ -69,6 +69,14 @@ pub struct OrderBook {
     pub leaders: BTreeMap<usize, Order>,
     /// Orders by fleet index.
     pub fleets: BTreeMap<usize, FleetOrder>,
+    /// Leaders designated in writing to command the force they are in when others of the
+    /// same highest rank are with them (8.0 H).
+    #[serde(default)]
+    pub command: BTreeSet<usize>,
+    /// Leaderless ASPs each Saracen leader takes up in his place before anything moves
+    /// (6.1.2, 8.0 I).
+    #[serde(default)]
+    pub take: BTreeMap<usize, u16>,
     /// Whether the seat has committed.
     pub committed: bool,
 }

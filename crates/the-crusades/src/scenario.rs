@@ -149,7 +149,9 @@ pub struct Reinforcement {
     pub fleets: Vec<usize>,
     /// Where they arrive.
     pub place: Place,
-    /// Where instead if the Crusaders occupy `place` (16.4.2).
+    /// Other hexes the owner may choose instead of `place` (16.4.1).
+    pub choices: Vec<HexId>,
+    /// Where instead if the Crusaders occupy `place` (16.4.2): the owner chooses one.
     pub fallback: Vec<HexId>,
 }
 
@@ -613,6 +615,21 @@ impl Scenario {
                     ),
                 );
             }
+            let choices = r
+                .choices
+                .iter()
+                .filter_map(|h| h.parse::<HexId>().ok().filter(|h| map.contains(*h)))
+                .collect::<Vec<_>>();
+            if choices.len() != r.choices.len() {
+                e.push(
+                    f,
+                    None,
+                    format!(
+                        "reinforcement of `{}`: an entry hex in `choices` is not on the map",
+                        r.turn
+                    ),
+                );
+            }
             if let (Some(turn), Some(place), Some(side)) = (turn, p, Side::parse(&r.side)) {
                 reinforcements.push(Reinforcement {
                     turn,
@@ -624,6 +641,7 @@ impl Scenario {
                         .collect(),
                     fleets: fleet_ids,
                     place,
+                    choices,
                     fallback,
                 });
             }

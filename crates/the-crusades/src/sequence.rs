@@ -29,6 +29,7 @@ impl State {
         self.phase = Phase::Orders;
         for l in &mut self.leaders {
             l.moved = false;
+            l.landed_from = None;
         }
         for i in 0..self.leaders.len() {
             let at_start = match (self.leaders[i].status, self.leaders[i].place) {
@@ -42,56 +43,83 @@ impl State {
             self.leaders[i].in_friendly_city_at_start = at_start;
         }
         naval::winter_return(self, log);
-        let arriving: Vec<_> = self
-            .scenario
-            .reinforcements
-            .iter()
-            .filter(|r| r.turn == self.turn)
-            .cloned()
+        let arriving: Vec<usize> = (0..self.scenario.reinforcements.len())
+            .filter(|&r| self.scenario.reinforcements[r].turn == self.turn)
             .collect();
+        self.arrivals.clear();
         for r in arriving {
-            // 16.4.2: a city the Crusaders occupy sends the reinforcements to the fallback hexes.
-            let map = &self.scenario.map;
-            let blocked = map
-                .site_at(r.place.hex)
-                .is_some_and(|s| self.occupier(s).is_some_and(|o| o.enemy_of(r.side)));
-            let place = match (blocked, r.fallback.first()) {
-                (true, Some(&h)) => Place::outside(h),
-                _ => r.place,
-            };
-            for &f in &r.fleets {
-                self.fleets[f].status = FleetStatus::Active;
-                self.fleets[f].hex = Some(place.hex);
+            let entries = self.entry_hexes(r);
+            match entries.as_slice() {
+                [only] => self.place_reinforcement(r, *only, log),
+                _ => self.arrivals.push(r),
             }
-            for &l in &r.leaders {
-                if self.scenario.map.is_land(place.hex) || r.fleets.is_empty() {
-                    self.leaders[l].status = Status::Active;
-                    self.leaders[l].place = Some(place);
-                } else {
-                    // 16.4.1: arriving by sea, aboard their fleets.
-                    let f = r.fleets[l % r.fleets.len()];
-                    self.leaders[l].status = Status::Aboard(f);
-                    self.leaders[l].place = None;
-                }
-            }
-            let names = r
-                .leaders
-                .iter()
-                .map(|&l| self.scenario.leaders[l].id.clone())
-                .collect::<Vec<_>>()
-                .join(", ");
-            log.push_with(|| {
-                Event::public(
-                    "The Crusades 16.4",
-                    format!(
-                        "reinforcements for the {} at {place}: {names}",
-                        r.side.name()
-                    ),
-                )
-            });
         }
+        self.next_arrival();
         let name = self.turn_info().name.clone();
         log.push_with(|| Event::public("The Crusades 4.0", format!("{name}: Order Segment")));
+    }
+
+    /// The Crusades 16.4.1-16.4.2: the places where reinforcement `r` may enter now: its
+    /// printed place or any hex of its `choices` (16.4.1: Richard's any all-sea hex of the
+    /// western edge north of Beirut); when the Crusaders occupy a Saracen city of arrival, any
+    /// of its fallback hexes instead (16.4.2). The owner chooses when there are several.
+    pub fn entry_hexes(&self, r: usize) -> Vec<Place> {
+        let r = &self.scenario.reinforcements[r];
+        let map = &self.scenario.map;
+        let blocked = map
+            .site_at(r.place.hex)
+            .is_some_and(|s| self.occupier(s).is_some_and(|o| o.enemy_of(r.side)));
+        if blocked && !r.fallback.is_empty() {
+            return r.fallback.iter().map(|&h| Place::outside(h)).collect();
+        }
+        let mut out = vec![r.place];
+        out.extend(r.choices.iter().map(|&h| Place::outside(h)));
+        out
+    }
+
+    /// Moves to the next reinforcement waiting for its owner's choice of entry (16.4), or to
+    /// the Order Segment's orders when none waits.
+    pub fn next_arrival(&mut self) {
+        self.phase = match self.arrivals.first() {
+            Some(&r) => Phase::Arrival(self.scenario.reinforcements[r].side),
+            None => Phase::Orders,
+        };
+    }
+
+    /// The Crusades 16.4: reinforcement `r` enters at `place`, its leaders aboard its fleets
+    /// when that is at sea (16.4.1).
+    pub fn place_reinforcement(&mut self, r: usize, place: Place, log: &mut Log) {
+        let r = self.scenario.reinforcements[r].clone();
+        for &f in &r.fleets {
+            self.fleets[f].status = FleetStatus::Active;
+            self.fleets[f].hex = Some(place.hex);
+        }
+        for &l in &r.leaders {
+            if self.scenario.map.is_land(place.hex) || r.fleets.is_empty() {
+                self.leaders[l].status = Status::Active;
+                self.leaders[l].place = Some(place);
+            } else {
+                // 16.4.1: arriving by sea, aboard their fleets.
+                let f = r.fleets[l % r.fleets.len()];
+                self.leaders[l].status = Status::Aboard(f);
+                self.leaders[l].place = None;
+            }
+        }
+        let names = r
+            .leaders
+            .iter()
+            .map(|&l| self.scenario.leaders[l].id.clone())
+            .collect::<Vec<_>>()
+            .join(", ");
+        log.push_with(|| {
+            Event::public(
+                "The Crusades 16.4",
+                format!(
+                    "reinforcements for the {} at {place}: {names}",
+                    r.side.name()
+                ),
+            )
+        });
     }
 
     /// Both seats have committed: the orders are revealed (5.0), then the Random Events
@@ -118,6 +146,12 @@ impl State {
                         }
                         .text(self),
                     );
+                }
+                for &leader in &book.command {
+                    lines.push(crate::action::Action::Command { leader }.text(self));
+                }
+                for (&leader, &asps) in &book.take {
+                    lines.push(crate::action::Action::Take { leader, asps }.text(self));
                 }
                 let text = format!(
                     "orders of the {}: {}",
@@ -187,6 +221,7 @@ impl State {
     fn movement_phase(&mut self, log: &mut Log) -> BTreeSet<usize> {
         let name = self.turn_info().name.clone();
         log.push_with(|| Event::public("The Crusades 6.0", format!("{name}: Movement Phase")));
+        self.take_up_asps(log);
         let defending = zoi::defending(self);
         let stays = |s: &State, l: usize| movement::stays(s, l);
         let zones = Zones::compute(self, &|l| stays(self, l), &defending);
@@ -374,6 +409,29 @@ impl State {
             }
         }
         sallied
+    }
+
+    /// The Crusades 6.1.2 A, 8.0 I: before anything moves, each Saracen leader with a written
+    /// `take` line attaches that many leaderless ASPs of his place (as many as are left there).
+    fn take_up_asps(&mut self, log: &mut Log) {
+        let takes = self.book(Side::Saracens).take.clone();
+        for (l, n) in takes {
+            let (Status::Active, Some(place)) = (self.leaders[l].status, self.leaders[l].place)
+            else {
+                continue;
+            };
+            let got = self.take_garrison(Side::Saracens, place, n);
+            self.leaders[l].asps += got;
+            if got > 0 {
+                let id = self.scenario.leaders[l].id.clone();
+                log.push_with(|| {
+                    Event::public(
+                        "The Crusades 6.1.2",
+                        format!("{id} takes up {got} leaderless ASPs at {place}"),
+                    )
+                });
+            }
+        }
     }
 
     /// The Crusades 9.1 B, 6.3.2: when both sides moved into one empty city both stand

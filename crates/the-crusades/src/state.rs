@@ -49,6 +49,9 @@ pub struct Leader {
     pub must_besiege: Option<HexId>,
     /// Moved this turn.
     pub moved: bool,
+    /// The fleet that landed him outside in a coastal hex this turn (12.5.7).
+    #[serde(default)]
+    pub landed_from: Option<usize>,
 }
 
 /// A fleet's life.
@@ -106,6 +109,9 @@ pub enum Phase {
     Orders,
     /// A side's assassination attempt (14.2): it names the target.
     Assassination(Side),
+    /// The Order Segment's reinforcements (16.4): a side chooses where one of its arriving
+    /// groups enters the map.
+    Arrival(Side),
     /// The game is over.
     Over,
 }
@@ -143,6 +149,9 @@ pub struct State {
     pub orders: [OrderBook; 2],
     /// Sides still to attempt an assassination this turn (14.2).
     pub assassins: Vec<Side>,
+    /// Reinforcements of this turn (indices into the scenario's) waiting for their owner to
+    /// choose where they enter (16.4).
+    pub arrivals: Vec<usize>,
     /// ASPs lost by each side (Crusaders, Saracens), for reports.
     pub losses: [u32; 2],
     /// How the game ended.
@@ -166,6 +175,7 @@ impl State {
                 neutral: false,
                 must_besiege: None,
                 moved: false,
+                landed_from: None,
             })
             .collect();
         for &(i, p) in &s.deploy {
@@ -219,6 +229,7 @@ impl State {
             sites,
             orders: Default::default(),
             assassins: Vec::new(),
+            arrivals: Vec::new(),
             losses: [0, 0],
             outcome: None,
         }

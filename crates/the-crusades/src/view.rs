@@ -107,6 +107,12 @@ impl State {
                         .text(self),
                     );
                 }
+                for &leader in &book.command {
+                    my_orders.push(Action::Command { leader }.text(self));
+                }
+                for (&leader, &asps) in &book.take {
+                    my_orders.push(Action::Take { leader, asps }.text(self));
+                }
             }
         }
         View {
@@ -120,6 +126,12 @@ impl State {
                 Phase::Orders => "Order Segment".into(),
                 Phase::Assassination(side) => {
                     format!("Random Events: the {} name a target", side.name())
+                }
+                Phase::Arrival(side) => {
+                    format!(
+                        "Reinforcements: the {} choose where they enter",
+                        side.name()
+                    )
                 }
                 Phase::Over => "game over".into(),
             },
