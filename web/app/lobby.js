@@ -8,11 +8,16 @@ const $ = (id) => document.getElementById(id);
 const PLAYERS = [
   ['human', 'Human'],
   ['heuristic', 'AI: heuristic'],
-  ['mcts:1000', 'AI: MCTS, 1000 playouts'],
-  ['mcts:5000', 'AI: MCTS, 5000 playouts'],
-  ['mcts:2s', 'AI: MCTS, 2 seconds'],
+  ['mcts:2s', 'AI: MCTS, 2 seconds a decision'],
+  ['mcts:200', 'AI: MCTS, 200 iterations'],
   ['random', 'AI: random moves'],
 ];
+
+/** Whether scenario `s` offers player `value` (its `players` list; humans always). */
+function offers(s, value) {
+  if (value === 'human' || !Array.isArray(s?.players)) return true;
+  return s.players.includes(value.split(':')[0]);
+}
 
 let scenarios = [];
 let created = null;
@@ -39,9 +44,16 @@ async function load() {
     for (const s of list) group.append(new Option(s.title || s.id, s.id));
     sel.append(group);
   }
-  const wanted = new URLSearchParams(location.search).get('scenario');
+  const params = new URLSearchParams(location.search);
+  const wanted = params.get('play') || params.get('scenario');
   if (wanted && scenarios.some((s) => s.id === wanted)) sel.value = wanted;
   scenarioChanged();
+  // `/?play=SCENARIO` (what `crusades serve --open` opens): create a game with the default
+  // seats and go straight to the first human seat's page.
+  if (params.get('play') && sel.value === params.get('play')) {
+    await create();
+    if (created) $('hotseat').click();
+  }
 }
 
 function current() {
@@ -83,9 +95,11 @@ function scenarioChanged() {
     const sel = document.createElement('select');
     sel.id = `seat-${seat}`;
     sel.dataset.seat = seat;
-    for (const [value, name] of PLAYERS) sel.append(new Option(name, value));
-    // By default the first seat is human and the others a reasonable AI.
-    sel.value = i === 0 ? 'human' : 'heuristic';
+    for (const [value, name] of PLAYERS) {
+      if (offers(s, value)) sel.append(new Option(name, value));
+    }
+    // By default the first seat is human and the others the best quick AI the game has.
+    sel.value = i === 0 ? 'human' : offers(s, 'heuristic') ? 'heuristic' : 'random';
     row.append(label, sel);
     seats.append(row);
   });
@@ -93,8 +107,13 @@ function scenarioChanged() {
 
 $('scenario').addEventListener('change', scenarioChanged);
 
-$('new-game').addEventListener('submit', async (e) => {
+$('new-game').addEventListener('submit', (e) => {
   e.preventDefault();
+  create();
+});
+
+/** Creates a game from the form, then shows its links. */
+async function create() {
   $('form-error').textContent = '';
   const s = current();
   if (!s) {
@@ -131,7 +150,7 @@ $('new-game').addEventListener('submit', async (e) => {
   } finally {
     $('create').disabled = false;
   }
-});
+}
 
 function absolute(link) {
   return new URL(link, location.origin).href;

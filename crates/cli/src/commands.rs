@@ -111,6 +111,7 @@ pub fn scenarios(ctx: &Context, json: bool) -> Result<(), CliError> {
     for s in &list {
         say!("{}  {}", s.id, s.title);
         say!("    seats: {}", s.seats.join(", "));
+        say!("    AI players: {}", s.players.join(", "));
         for o in &s.options {
             say!("    --option {}: {}", o.name, o.about);
         }

@@ -285,3 +285,21 @@ fn hab_simulates_between_random_players() {
     assert!(out.contains("crusader wins"), "{out}");
     assert!(out.contains("Game length (actions)"), "{out}");
 }
+
+#[test]
+fn serve_refuses_to_open_an_unknown_scenario() {
+    let dir = Dir::new();
+    let db = dir.path("games.db");
+    let url = format!("sqlite:{}", db.display());
+    dir.run(&[
+        "serve",
+        "--addr",
+        "127.0.0.1:0",
+        "--db",
+        &url,
+        "--open",
+        "crusades-ii/acre",
+    ])
+    .bad("--open");
+    assert!(!db.exists(), "a refused start creates no database");
+}

@@ -34,6 +34,15 @@ pub struct ServeArgs {
     /// Serve the web client from this folder instead of the copy built into the program.
     #[arg(long, value_name = "DIR")]
     pub web_dir: Option<PathBuf>,
+    /// Once listening, open a new game of this scenario in the default browser (the first
+    /// seat human, the others the game's heuristic player); without a value, Hattin.
+    #[arg(
+        long,
+        value_name = "SCENARIO",
+        num_args = 0..=1,
+        default_missing_value = "crusades-ii/hattin"
+    )]
+    pub open: Option<String>,
 }
 
 /// Why the server could not start or stopped.
@@ -48,6 +57,9 @@ pub enum ServeError {
     /// The address could not be listened on, or the server failed.
     #[error("{0}")]
     Io(#[from] std::io::Error),
+    /// The scenario given to `--open` is not one of the program's.
+    #[error("--open: {0}")]
+    Open(registry::RegistryError),
     /// The web folder given does not exist.
     #[error("--web-dir {0}: not a folder")]
     WebDir(PathBuf),
@@ -57,7 +69,10 @@ impl ServeError {
     /// Whether the error is the user's (bad data, a bad URL or folder) rather than the
     /// system's.
     pub fn is_bad_input(&self) -> bool {
-        matches!(self, ServeError::Data(_) | ServeError::WebDir(_))
+        matches!(
+            self,
+            ServeError::Data(_) | ServeError::WebDir(_) | ServeError::Open(_)
+        )
     }
 }
 
@@ -77,6 +92,9 @@ pub fn run(args: &ServeArgs, data_dir: Option<&Path>) -> Result<(), ServeError> 
         Some(dir) => web::WebFiles::Folder(dir.clone()),
         None => web::WebFiles::Embedded,
     };
+    if let Some(scenario) = &args.open {
+        registry::find_scenario(scenario, &data).map_err(ServeError::Open)?;
+    }
     let runtime = tokio::runtime::Builder::new_multi_thread()
         .enable_all()
         .build()?;
@@ -90,6 +108,9 @@ pub fn run(args: &ServeArgs, data_dir: Option<&Path>) -> Result<(), ServeError> 
             listener.local_addr()?,
             db_kind(&args.db),
         );
+        if let Some(scenario) = &args.open {
+            open_browser(listener.local_addr()?, scenario);
+        }
         let app = api::router(api::App { games, web });
         axum::serve(listener, app)
             .with_graceful_shutdown(async {
@@ -98,4 +119,21 @@ pub fn run(args: &ServeArgs, data_dir: Option<&Path>) -> Result<(), ServeError> 
             .await?;
         Ok(())
     })
+}
+
+/// Opens the lobby's quick start for `scenario` in the default browser, or says where to go
+/// when there is none (a machine without a desktop).
+fn open_browser(addr: std::net::SocketAddr, scenario: &str) {
+    let host = if addr.ip().is_unspecified() {
+        std::net::SocketAddr::new(std::net::Ipv4Addr::LOCALHOST.into(), addr.port())
+    } else {
+        addr
+    };
+    let url = format!("http://{host}/?play={scenario}");
+    match open::that_detached(&url) {
+        Ok(()) => println!("crusades serve: opened {url}"),
+        Err(e) => {
+            println!("crusades serve: open {url} in a browser (no browser could be started: {e})")
+        }
+    }
 }
