@@ -175,6 +175,24 @@ describe('lobby and hot-seat', () => {
   });
 });
 
+describe('quick start', () => {
+  test('/?play=SCENARIO (serve --open) creates a game against the heuristic player and opens it', async () => {
+    const { page, context, errors } = await newPage();
+    await page.goto(`${server.base}/?play=${SCENARIO}`);
+    await page.waitForURL(/\/play\/[^?]+\?token=/);
+    const url = new URL(page.url());
+    const id = url.pathname.split('/').pop();
+    const state = await api(server.base, 'GET', `/api/games/${id}/state`, { token: url.searchParams.get('token') });
+    assert.equal(state.seat, 'crusader');
+    assert.deepEqual(state.ai_seats, ['muslim']);
+    await page.locator('#map .hex').first().waitFor();
+    assert.ok(await page.locator('#map .hex').count() > 100, 'the map is drawn');
+    await shot(page, 'quick-start');
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
+
 describe('playing one seat', () => {
   test('an attack shows its odds and modifiers before it is committed, then its dice', async () => {
     const game = await createGame({ crusader: 'human', muslim: 'human' }, 21);
