@@ -104,12 +104,7 @@ pub fn grenade_left(rules: &Rules, used: u8) -> bool {
 mod tests {
     use super::*;
     use crate::position::Location;
-
-    fn setup() -> (Rules, Position) {
-        let r = Rules::load(&crate::builtin_data()).unwrap();
-        let p = Position::empty(&r);
-        (r, p)
-    }
+    use crate::test_support::setup;
 
     #[test]
     fn a_charge_needs_four_clear_hexes_in_line() {

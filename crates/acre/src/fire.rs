@@ -159,18 +159,7 @@ pub fn check_fire(
 mod tests {
     use super::*;
     use crate::position::Location;
-
-    fn setup() -> (Rules, Position) {
-        let r = Rules::load(&crate::builtin_data()).unwrap();
-        let p = Position::empty(&r);
-        (r, p)
-    }
-
-    fn put(r: &Rules, p: &mut Position, unit: &str, hex: &str) -> usize {
-        let u = r.unit(unit).unwrap();
-        p.units[u].at = Location::Map(r.map.hex(hex).unwrap());
-        u
-    }
+    use crate::test_support::{put, setup};
 
     #[test]
     fn camps_and_walls_block_sight_but_units_do_not() {

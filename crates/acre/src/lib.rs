@@ -67,3 +67,24 @@ pub fn builtin_data() -> engine::DataSet {
         .collect();
     engine::DataSet::from_files(files.iter().map(|(p, t)| (p.as_str(), *t)))
 }
+
+/// What the chapters' unit tests share: the built-in rules on an empty position.
+#[cfg(test)]
+mod test_support {
+    use crate::position::{Location, Position};
+    use crate::rules::Rules;
+
+    /// The built-in rules and an empty position.
+    pub fn setup() -> (Rules, Position) {
+        let r = Rules::load(&crate::builtin_data()).unwrap();
+        let p = Position::empty(&r);
+        (r, p)
+    }
+
+    /// Puts `unit` on the map at `hex`; returns its index.
+    pub fn put(r: &Rules, p: &mut Position, unit: &str, hex: &str) -> usize {
+        let u = r.unit(unit).unwrap();
+        p.units[u].at = Location::Map(r.map.hex(hex).unwrap());
+        u
+    }
+}

@@ -201,18 +201,7 @@ pub fn may_deploy_siege(rules: &Rules, pos: &Position, siege: usize, hex: Hex) -
 mod tests {
     use super::*;
     use crate::position::Location;
-
-    fn setup() -> (Rules, Position) {
-        let r = Rules::load(&crate::builtin_data()).unwrap();
-        let p = Position::empty(&r);
-        (r, p)
-    }
-
-    fn put(r: &Rules, p: &mut Position, unit: &str, hex: &str) -> usize {
-        let u = r.unit(unit).unwrap();
-        p.units[u].at = Location::Map(r.map.hex(hex).unwrap());
-        u
-    }
+    use crate::test_support::{put, setup};
 
     #[test]
     fn wall_costs_half_a_point_along_the_wall() {

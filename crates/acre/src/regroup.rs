@@ -91,18 +91,7 @@ pub fn pairs(rules: &Rules, pos: &Position) -> Vec<(usize, usize)> {
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    fn setup() -> (Rules, Position) {
-        let r = Rules::load(&crate::builtin_data()).unwrap();
-        let p = Position::empty(&r);
-        (r, p)
-    }
-
-    fn put(r: &Rules, p: &mut Position, unit: &str, hex: &str) -> usize {
-        let u = r.unit(unit).unwrap();
-        p.units[u].at = Location::Map(r.map.hex(hex).unwrap());
-        u
-    }
+    use crate::test_support::{put, setup};
 
     #[test]
     fn cut_off_from_the_camps_is_isolated() {

@@ -47,18 +47,7 @@ pub fn controlled(rules: &Rules, pos: &Position, hex: Hex, by: Side) -> bool {
 mod tests {
     use super::*;
     use crate::position::Location;
-
-    fn setup() -> (Rules, Position) {
-        let r = Rules::load(&crate::builtin_data()).unwrap();
-        let p = Position::empty(&r);
-        (r, p)
-    }
-
-    fn put(r: &Rules, p: &mut Position, unit: &str, hex: &str) -> usize {
-        let u = r.unit(unit).unwrap();
-        p.units[u].at = Location::Map(r.map.hex(hex).unwrap());
-        u
-    }
+    use crate::test_support::{put, setup};
 
     #[test]
     fn walls_shut_out_zones_of_control_from_below() {
