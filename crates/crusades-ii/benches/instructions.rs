@@ -4,15 +4,17 @@
 //!
 //! `target/release/deps/instructions-* OPERATION SCENARIO N`, OPERATION one of `legal` (all
 //! legal actions at the first movement), `unit` (one unit's moves), `bare` (a bare Dijkstra
-//! over the same allowance and costs), `apply` (one move applied to a clone), `game` (N whole
-//! random games: prints the plies).
+//! over the same allowance and costs), `apply` (a counter selected and its first move applied,
+//! to a clone), `game` (N whole random games: prints the plies), `playout` (N random playouts
+//! to the end from the first movement: prints the plies), `mcts` (one search of N iterations
+//! from there, each with a random playout to the end).
 
 mod common;
 
 use std::hint::black_box;
 
 use crusades_ii::State;
-use engine::{DiceMode, Game, Log, Pending, Setup, Startable};
+use engine::{DiceMode, Game, Log, Setup, Startable};
 use hexgrid::{field_of_movement, Direction};
 
 fn start(scenario: &str, seed: u64, options: &[&str]) -> State {
@@ -43,21 +45,27 @@ fn main() {
         for seed in 1..=n {
             let mut s = start(scenario, seed, &[]);
             let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-            let mut next = || {
-                rng ^= rng << 13;
-                rng ^= rng >> 7;
-                rng ^= rng << 17;
-                rng
-            };
-            while let Pending::Seats(seats) = s.pending() {
-                let seat = seats[(next() % seats.len() as u64) as usize];
-                let legal = s.legal_actions(seat);
-                let a = &legal[(next() % legal.len() as u64) as usize];
-                s.apply(seat, a, &mut Log::discarding()).expect("legal");
-                plies += 1;
-            }
+            plies += common::random_playout(&mut s, &mut rng);
         }
         println!("{plies}");
+        return;
+    }
+    if op == "playout" || op == "mcts" {
+        // Random playouts to the end from the first movement, or one search of as many
+        // iterations (each with one such playout): the same seeds give the same playouts.
+        let s = at_first_movement(scenario);
+        if op == "playout" {
+            let mut plies = 0u64;
+            for k in 0..n {
+                let mut t = s.clone();
+                let mut rng = (k + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+                plies += common::random_playout(&mut t, &mut rng);
+            }
+            println!("{plies}");
+        } else {
+            let mut m = common::full_playout_search(n as u32, 1);
+            black_box(m.search(&s, s.active));
+        }
         return;
     }
     let s = at_first_movement(scenario);
@@ -101,6 +109,9 @@ fn main() {
             "apply" => {
                 let mut t = s.clone();
                 t.apply(seat, black_box(&first), &mut Log::discarding())
+                    .expect("legal");
+                let mv = t.legal_actions(seat)[0].clone();
+                t.apply(seat, black_box(&mv), &mut Log::discarding())
                     .expect("legal");
                 black_box(t);
             }

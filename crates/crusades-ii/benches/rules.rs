@@ -10,7 +10,7 @@ use std::time::{Duration, Instant};
 
 use criterion::{criterion_group, criterion_main, Criterion};
 use crusades_ii::State;
-use engine::{DiceMode, Game, Log, Pending, Setup, Startable};
+use engine::{DiceMode, Game, Log, Setup, Startable};
 use hexgrid::{field_of_movement, Direction};
 
 fn start(scenario: &str, seed: u64) -> State {
@@ -29,27 +29,11 @@ fn at_first_movement(scenario: &str) -> State {
     common::advance_to_first_movement(start(scenario, 1))
 }
 
-fn xorshift(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    *x
-}
-
 /// One random game to the end; returns its number of plies.
 fn random_game(scenario: &str, seed: u64) -> u64 {
     let mut s = start(scenario, seed);
     let mut rng = seed | 1;
-    let mut log = Log::discarding();
-    let mut plies = 0;
-    while let Pending::Seats(seats) = s.pending() {
-        let seat = seats[(xorshift(&mut rng) % seats.len() as u64) as usize];
-        let legal = s.legal_actions(seat);
-        let a = &legal[(xorshift(&mut rng) % legal.len() as u64) as usize];
-        s.apply(seat, a, &mut log).expect("legal");
-        plies += 1;
-    }
-    plies
+    common::random_playout(&mut s, &mut rng)
 }
 
 fn benches(c: &mut Criterion) {
@@ -59,16 +43,53 @@ fn benches(c: &mut Criterion) {
         c.bench_function(&format!("{scenario}/legal_actions_first_movement"), |b| {
             b.iter(|| black_box(s.legal_actions(black_box(seat))))
         });
-        let first = s.legal_actions(seat)[0].clone();
+        // A move is two decisions: the counter (its moves worked out), then its move.
+        let select = s.legal_actions(seat)[0].clone();
+        let mut selected = s.clone();
+        selected
+            .apply(seat, &select, &mut Log::discarding())
+            .expect("legal");
+        let first = selected.legal_actions(seat)[0].clone();
         c.bench_function(&format!("{scenario}/apply_one_move"), |b| {
             b.iter(|| {
                 let mut t = s.clone();
+                t.apply(seat, black_box(&select), &mut Log::discarding())
+                    .expect("legal");
                 t.apply(seat, black_box(&first), &mut Log::discarding())
                     .expect("legal");
                 black_box(t)
             })
         });
+        c.bench_function(&format!("{scenario}/clone_state"), |b| {
+            b.iter(|| black_box(s.clone()))
+        });
     }
+
+    // MCTS iterations against raw random playouts from the same position, each playout to
+    // the end of the game (one rollout per iteration, as the OpenSpiel anchor).
+    let mut group = c.benchmark_group("mcts");
+    group
+        .sample_size(10)
+        .measurement_time(Duration::from_secs(20));
+    let scenario = "hab";
+    let s = at_first_movement(scenario);
+    let seat = s.active;
+    group.bench_function(format!("{scenario}/random_playout"), |b| {
+        let mut rng = 7u64;
+        b.iter(|| {
+            let mut t = s.clone();
+            black_box(common::random_playout(&mut t, &mut rng))
+        })
+    });
+    group.bench_function(format!("{scenario}/mcts_iteration"), |b| {
+        b.iter_custom(|iters| {
+            let t0 = Instant::now();
+            let mut m = common::full_playout_search(iters as u32, iters);
+            black_box(m.search(&s, seat));
+            t0.elapsed()
+        })
+    });
+    group.finish();
 
     // One unit's moves against a bare Dijkstra over the same allowance and map costs.
     let s = at_first_movement("hab");
@@ -95,7 +116,7 @@ fn benches(c: &mut Criterion) {
     group
         .sample_size(10)
         .measurement_time(Duration::from_secs(20));
-    for scenario in ["hattin", "hab"] {
+    for scenario in ["hattin", "hab", "nicopolis", "tannenburg"] {
         group.bench_function(format!("{scenario}/plies"), |b| {
             b.iter_custom(|iters| {
                 // Time per ply: whole games, divided by their plies.

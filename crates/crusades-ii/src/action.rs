@@ -71,6 +71,21 @@ pub enum Action {
         #[serde(default, skip_serializing_if = "Vec::is_empty")]
         via: Vec<Hex>,
     },
+    /// `select UNIT`: choose the combat unit to move next (Movement Phase). Its moves are
+    /// then listed, with `deselect`. A shorthand needs no selection: `move UNIT HEX FACING`
+    /// with nothing selected is `select UNIT` and that move in one.
+    Select {
+        /// The unit.
+        unit: UnitId,
+    },
+    /// `select LEADER`: choose the leader to move next (Movement Phase).
+    SelectLeader {
+        /// The leader.
+        leader: LeaderId,
+    },
+    /// `deselect`: put the selected counter back unmoved; it is not offered again until a
+    /// counter has moved.
+    Deselect,
     /// `move LEADER HEX`.
     MoveLeader {
         /// The leader.
@@ -236,6 +251,9 @@ impl Action {
             Action::MoveLeader { leader, to } => {
                 format!("move {} {}", l(leader), hex_text(b, *to))
             }
+            Action::Select { unit } => format!("select {}", u(unit)),
+            Action::SelectLeader { leader } => format!("select {}", l(leader)),
+            Action::Deselect => "deselect".into(),
             Action::EndMovement => "end-movement".into(),
             Action::Withdraw { unit, to } => format!("withdraw {} {}", u(unit), hex_text(b, *to)),
             Action::StandFast => "stand-fast".into(),
@@ -382,6 +400,14 @@ impl Action {
                     via: via.iter().map(|w| hex(Some(w))).collect::<Result<Vec<_>, _>>()?,
                 })
             }
+            "select" if is_leader(args.first()) => no_more(
+                1,
+                Action::SelectLeader {
+                    leader: leader(args.first())?,
+                },
+            ),
+            "select" => no_more(1, Action::Select { unit: unit(args.first())? }),
+            "deselect" => no_more(0, Action::Deselect),
             "end-movement" => no_more(0, Action::EndMovement),
             "withdraw" => no_more(
                 2,
@@ -483,7 +509,7 @@ impl Action {
             ),
             "lose-step" => no_more(1, Action::LoseStep { unit: unit(args.first())? }),
             other => Err(format!(
-                "unknown action `{other}`; valid: place, deploy-historical, chit, change, charge, split, rejoin, orders-done, move, end-movement, draw, pass, activate, withdraw, stand-fast, end-withdrawal, fire, end-fire, melee, end-melee, retreat, advance, pursue, halt, face, end-combat, concede, check-morale, retreat-command, lose-step"
+                "unknown action `{other}`; valid: place, deploy-historical, chit, change, charge, split, rejoin, orders-done, select, deselect, move, end-movement, draw, pass, activate, withdraw, stand-fast, end-withdrawal, fire, end-fire, melee, end-melee, retreat, advance, pursue, halt, face, end-combat, concede, check-morale, retreat-command, lose-step"
             )),
         }
     }

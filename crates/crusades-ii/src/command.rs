@@ -249,7 +249,9 @@ impl State {
             }
             let forced = self.night() && !matches!(st.chit, Some(Chit::Reserve | Chit::Muster));
             for c in allowed {
-                if Some(c) == st.chit {
+                // A free change back to a chit held earlier this phase is forbidden as a
+                // no-op (5.2, rules notes): it would only undo changes.
+                if Some(c) == st.chit || st.chits_held & c.bit() != 0 {
                     continue;
                 }
                 if self.free_change(l) || forced || (c == Chit::Muster && self.muster_allowed(l)) {
@@ -305,7 +307,11 @@ impl State {
         }
         match *action {
             Action::Chit { leader, chit } => {
-                self.leaders[leader as usize].chit = Some(chit);
+                let st = &mut self.leaders[leader as usize];
+                if let Some(old) = st.chit {
+                    st.chits_held |= old.bit();
+                }
+                st.chit = Some(chit);
                 let name = self.leader_name(leader).to_string();
                 log.push_with(|| {
                     Event::private(
@@ -457,6 +463,9 @@ impl State {
                 }
                 if self.leaders[*leader as usize].change_tried {
                     return Rejection::new(format!("{} has already tried to change his command this turn (5.2)", d.name));
+                }
+                if self.leaders[*leader as usize].chits_held & chit.bit() != 0 {
+                    return Rejection::new(format!("{} has already held the {} chit this Order Phase: changing back only undoes changes (5.2, rules notes)", d.name, chit.name()));
                 }
                 if matches!(action, Action::Chit { .. }) {
                     return Rejection::new(format!("{} must roll to change his command: use `change` (5.2)", d.name));

@@ -8,7 +8,7 @@ use hexgrid::Hex;
 
 use crate::action::Action;
 use crate::scenario::{LeaderId, UnitId};
-use crate::state::State;
+use crate::state::{Pick, State};
 
 impl State {
     /// `action`, one of the deciding seat's legal actions, described from what that seat
@@ -86,6 +86,25 @@ impl State {
                     self.id(*to)
                 );
             }
+            Action::Select { unit } => {
+                self.about_unit(&mut info, *unit);
+                info.label = format!("Select {} to move", self.name(*unit));
+            }
+            Action::SelectLeader { leader } => {
+                self.about_leader(&mut info, *leader);
+                info.label = format!("Select {} to move", self.leader_name(*leader));
+            }
+            Action::Deselect => match self.selected {
+                Some(Pick::Unit(u)) => {
+                    self.about_unit(&mut info, u);
+                    info.label = format!("Put {} back unmoved", self.name(u));
+                }
+                Some(Pick::Leader(l)) => {
+                    self.about_leader(&mut info, l);
+                    info.label = format!("Put {} back unmoved", self.leader_name(l));
+                }
+                None => info.label = "Deselect".into(),
+            },
             Action::MoveLeader { leader, to } => {
                 self.about_leader(&mut info, *leader);
                 info.hex = Some(self.battle.map.id(*to));

@@ -43,7 +43,7 @@ use hexgrid::{Arc, Direction, Hex, Vertex};
 use crate::action::Action;
 use crate::melee::odds_modifiers;
 use crate::scenario::{Chit, CombatResult, LeaderId, UnitId};
-use crate::state::{ActionKind, Loc, Phase, State};
+use crate::state::{ActionKind, Loc, Phase, Pick, State};
 
 /// The Crusades II doctrine, for `registry::register_with`.
 #[derive(Clone, Copy, Debug)]
@@ -71,6 +71,9 @@ const WANDER: f64 = 0.35;
 
 /// Hex distance to the nearest enemy, beyond which it no longer matters.
 const FAR: u32 = 12;
+
+/// The score of selecting a counter with no move, and of putting a selected counter back.
+const NO_MOVE: f64 = -50.0;
 
 /// The score of a counter still off the map: entering is always worth it.
 const OFF_MAP_VALUE: f64 = -60.0;
@@ -216,11 +219,12 @@ impl<'a> Sight<'a> {
                 facing,
                 ..
             } => self.movement(*unit, *alone, *to, *facing),
-            Action::MoveLeader { leader, to } => {
-                let from = s.leaders[*leader as usize].loc.hex();
-                let now = from.map_or(OFF_MAP_VALUE, |h| self.leader_place(*leader, h));
-                self.leader_place(*leader, *to) - now - WANDER
-            }
+            Action::MoveLeader { leader, to } => self.leader_move(*leader, *to),
+            // A counter is worth choosing for its best move (8.0: one counter at a time).
+            Action::Select { unit } => self.best_move(Pick::Unit(*unit)),
+            Action::SelectLeader { leader } => self.best_move(Pick::Leader(*leader)),
+            // A counter is chosen for its best move, which is then made.
+            Action::Deselect => NO_MOVE,
             Action::Withdraw { unit, to } => self.withdraw(*unit, *to),
             Action::StandFast => 0.0,
             Action::Fire { unit, target } => self.fire(*unit, *target),
@@ -405,6 +409,21 @@ impl<'a> Sight<'a> {
     }
 
     // ---- Movement (5.3, 5.5, 6.1, 8.0) ----
+
+    /// The score of a counter's best move, or [`NO_MOVE`] if it has none.
+    fn best_move(&self, p: Pick) -> f64 {
+        self.s
+            .moves_of(p)
+            .iter()
+            .map(|a| self.score(a))
+            .fold(NO_MOVE, f64::max)
+    }
+
+    fn leader_move(&self, l: LeaderId, to: Hex) -> f64 {
+        let from = self.s.leaders[l as usize].loc.hex();
+        let now = from.map_or(OFF_MAP_VALUE, |h| self.leader_place(l, h));
+        self.leader_place(l, to) - now - WANDER
+    }
 
     fn movement(&self, u: UnitId, alone: bool, to: Hex, f: Vertex) -> f64 {
         let s = self.s;

@@ -80,10 +80,14 @@ impl engine::Game for State {
     /// draws reveal nothing.
     fn determinize(&self, seat: Seat, rng: &mut dyn rand_core::RngCore) -> Self {
         let mut s = self.clone();
+        // The selected counter's moves follow from its leader's chit: worked out afresh.
+        s.selected_moves = None;
         let other = self.battle.enemy(seat);
         for l in self.chit_leaders(other) {
             let allowed = self.allowed_chits(l);
             let draw = rng.next_u64();
+            // The chits he held earlier this Order Phase are as secret as his chit.
+            s.leaders[l as usize].chits_held = 0;
             if !allowed.is_empty() {
                 s.leaders[l as usize].chit = Some(allowed[(draw % allowed.len() as u64) as usize]);
             }

@@ -672,20 +672,17 @@ impl State {
 
     /// Units of the active side that must still move and can (the note to 5.1 excuses the
     /// rest), blocking the end of the Movement Phase; and Crusader reinforcements due now
-    /// (only the Muslim player may withhold reinforcements, 12.1). `dests` gives each unit's
-    /// destinations moving with its stack.
-    pub fn obligations_given(
-        &self,
-        sit: &Situation,
-        dests: impl Fn(UnitId) -> Vec<Destination>,
-    ) -> Vec<UnitId> {
+    /// (only the Muslim player may withhold reinforcements, 12.1). Lazy: each unit's moves
+    /// are searched only when asked for.
+    fn obligations<'a>(&'a self, sit: &'a Situation) -> impl Iterator<Item = UnitId> + 'a {
         let side = self.active;
         // 16.11: with action chits, only the activated leader's units are obliged to move.
         let leader = self.activation().map(|a| a.leader);
+        let dests = move |u: UnitId| self.destinations_in(u, false, sit);
         self.unit_ids()
-            .filter(|&u| self.side(u) == side && !self.unit(u).moved)
-            .filter(|&u| leader.is_none_or(|l| self.def(u).leader == l))
-            .filter(|&u| {
+            .filter(move |&u| self.side(u) == side && !self.unit(u).moved)
+            .filter(move |&u| leader.is_none_or(|l| self.def(u).leader == l))
+            .filter(move |&u| {
                 if self.unit(u).loc == Loc::Waiting {
                     let withhold = self.battle.special.withhold_reinforcements && side != Seat(0);
                     return self.may_enter(u)
@@ -695,13 +692,20 @@ impl State {
                 }
                 self.must_move_in(u, sit) && dests(u).iter().any(|d| Some(d.hex) != self.hex(u))
             })
-            .collect()
     }
 
-    /// [`State::obligations_given`], searching each unit's moves.
+    /// [`State::obligations`], all of them.
     pub fn unmoved_obligations(&self) -> Vec<UnitId> {
         let sit = self.situation();
-        self.obligations_given(&sit, |u| self.destinations_in(u, false, &sit))
+        self.obligations(&sit).collect()
+    }
+
+    /// Whether some unit must still move ([`State::unmoved_obligations`] is not empty),
+    /// searching only until the first is found.
+    pub fn any_unmoved_obligation(&self) -> bool {
+        let sit = self.situation();
+        let found = self.obligations(&sit).next().is_some();
+        found
     }
 
     fn top_of_waiting_stack(&self, u: UnitId) -> bool {

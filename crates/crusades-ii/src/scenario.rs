@@ -534,6 +534,11 @@ impl Chit {
         }
     }
 
+    /// The chit's bit in a set of chits (`Leader::chits_held`).
+    pub fn bit(self) -> u8 {
+        1 << self as u8
+    }
+
     /// Parses a chit name.
     pub fn parse(text: &str) -> Option<Chit> {
         Chit::ALL

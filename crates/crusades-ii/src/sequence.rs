@@ -6,7 +6,7 @@ use hexgrid::{Arc, Direction, Hex, Vertex};
 
 use crate::action::Action;
 use crate::scenario::{Chit, UnitId};
-use crate::state::{ActionKind, Fury, Loc, Phase, State, Task};
+use crate::state::{ActionKind, Fury, Loc, Phase, Pick, State, Task};
 
 impl State {
     /// The seat that decides a task.
@@ -165,73 +165,144 @@ impl State {
         }
     }
 
+    /// The Movement Phase's decisions, one counter at a time (notation.md): with nothing
+    /// selected, `select` for each counter that may move (not those deselected since the last
+    /// move, unless nothing else could be done) and `end-movement` once no unit must still
+    /// move; with a counter selected, its moves and `deselect`. Every sequence of moves of
+    /// 8.0 is still legal: each move is its `select` and then the move.
     fn movement_actions(&self, out: &mut Vec<Action>) {
+        if let Some(p) = self.selected {
+            match &self.selected_moves {
+                Some(moves) => out.extend(moves.iter().cloned()),
+                None => out.extend(self.moves_of(p)),
+            }
+            out.push(Action::Deselect);
+            return;
+        }
+        let picks = self.selectable();
+        let may_end = self.movement_may_end();
+        let fresh = picks.iter().any(|p| !self.deselected.contains(p));
+        for p in picks {
+            if (fresh || may_end) && self.deselected.contains(&p) {
+                continue;
+            }
+            out.push(match p {
+                Pick::Unit(unit) => Action::Select { unit },
+                Pick::Leader(leader) => Action::SelectLeader { leader },
+            });
+        }
+        if may_end {
+            out.push(Action::EndMovement);
+        }
+    }
+
+    /// Whether `select` of `p` is listed now ([`State::movement_actions`]).
+    fn may_select(&self, p: Pick) -> bool {
+        if self.selected.is_some() {
+            return false;
+        }
+        let picks = self.selectable();
+        picks.contains(&p)
+            && (!self.deselected.contains(&p)
+                || picks.iter().all(|q| self.deselected.contains(q)) && !self.movement_may_end())
+    }
+
+    /// The counters of the phasing side that may still move this Movement Phase (8.0, 8.1,
+    /// 12.1, 16.11), units first, in id order: those whose moves are worth listing. A unit out
+    /// of command in an enemy ZOC may not move at all (5.33).
+    fn selectable(&self) -> Vec<Pick> {
         let side = self.active;
+        let enemy = self.battle.enemy(side);
         let sit = self.situation();
-        let mut group_moves: Vec<(UnitId, Vec<crate::movement::Destination>)> = Vec::new();
+        let mut out = Vec::new();
         for u in self.unit_ids().filter(|&u| self.side(u) == side) {
             let st = self.unit(u);
             if st.moved || !self.may_move_now(u) {
                 continue;
             }
-            let on_map = st.loc.hex().is_some();
-            if !on_map && !self.may_enter(u) {
-                continue;
-            }
-            let mate = if on_map {
-                self.stack_mate(u)
-            } else {
-                self.waiting_mate(u)
-            };
-            let top = match mate {
-                Some(m) => self.def(u).stacked_over == Some(m),
-                None => true,
-            };
-            if top {
-                let dests = self.destinations_in(u, false, &sit);
-                for d in &dests {
-                    out.push(Action::Move {
-                        unit: u,
-                        alone: false,
-                        to: d.hex,
-                        facing: d.facing,
-                        via: Vec::new(),
-                    });
+            match st.loc {
+                Loc::Map(h) => {
+                    if st.out_of_command && !self.skirmisher(u) && sit.zoc_of(self, enemy, h) {
+                        continue;
+                    }
                 }
-                group_moves.push((u, dests));
+                Loc::Waiting if self.may_enter(u) => {}
+                _ => continue,
             }
-            if mate.is_some() {
-                for d in self.destinations_in(u, true, &sit) {
-                    out.push(Action::Move {
-                        unit: u,
-                        alone: true,
-                        to: d.hex,
-                        facing: d.facing,
-                        via: Vec::new(),
-                    });
-                }
-            }
+            out.push(Pick::Unit(u));
         }
-        for l in self.leader_ids().filter(|&l| {
-            self.battle.leaders[l as usize].side == side
+        for l in self.leader_ids() {
+            let st = &self.leaders[l as usize];
+            if self.battle.leaders[l as usize].side == side
+                && !st.moved
+                && st.loc.hex().is_some()
                 && self.activation().is_none_or(|a| a.leader == l)
-        }) {
-            for (h, _) in self.leader_destinations_in(l, &sit) {
-                out.push(Action::MoveLeader { leader: l, to: h });
+            {
+                out.push(Pick::Leader(l));
             }
         }
-        let known = |u: UnitId| {
-            group_moves
-                .iter()
-                .find(|(v, _)| *v == u)
-                .map(|(_, d)| d.clone())
-                .unwrap_or_else(|| self.destinations_in(u, false, &sit))
-        };
-        if self.obligations_given(&sit, known).is_empty()
-            && self.split_leader_obligations().is_empty()
-        {
-            out.push(Action::EndMovement);
+        out
+    }
+
+    /// The moves a counter would have once selected (its listed actions but `deselect`).
+    pub fn moves_of(&self, p: Pick) -> Vec<Action> {
+        let mut out = Vec::new();
+        match p {
+            Pick::Unit(u) => self.unit_moves(u, &self.situation(), &mut out),
+            Pick::Leader(l) => {
+                for (h, _) in self.leader_destinations(l) {
+                    out.push(Action::MoveLeader { leader: l, to: h });
+                }
+            }
         }
+        out
+    }
+
+    /// The moves of unit `u`: with its stack if it is the upper unit (or alone in its hex),
+    /// then alone if it has a stack-mate (7.1).
+    fn unit_moves(&self, u: UnitId, sit: &crate::zoc::Situation, out: &mut Vec<Action>) {
+        let st = self.unit(u);
+        if st.moved || !self.may_move_now(u) {
+            return;
+        }
+        let on_map = st.loc.hex().is_some();
+        if !on_map && !self.may_enter(u) {
+            return;
+        }
+        let mate = if on_map {
+            self.stack_mate(u)
+        } else {
+            self.waiting_mate(u)
+        };
+        let top = mate.is_none_or(|m| self.def(u).stacked_over == Some(m));
+        if top {
+            for d in self.destinations_in(u, false, sit) {
+                out.push(Action::Move {
+                    unit: u,
+                    alone: false,
+                    to: d.hex,
+                    facing: d.facing,
+                    via: Vec::new(),
+                });
+            }
+        }
+        if mate.is_some() {
+            for d in self.destinations_in(u, true, sit) {
+                out.push(Action::Move {
+                    unit: u,
+                    alone: true,
+                    to: d.hex,
+                    facing: d.facing,
+                    via: Vec::new(),
+                });
+            }
+        }
+    }
+
+    /// Whether the Movement Phase may end: no unit must still move (5.1, 12.1) and no split
+    /// leader must still join his cavalry (16.3).
+    fn movement_may_end(&self) -> bool {
+        !self.any_unmoved_obligation() && self.split_leader_obligations().is_empty()
     }
 
     /// Crusades II 16.11: whether a unit may move in this Movement Phase as far as action chits go:
@@ -316,6 +387,13 @@ impl State {
             Phase::Movement,
         ) = (action, self.tasks.is_empty(), self.phase)
         {
+            if let (Some(Pick::Unit(u)), Some(moves), true) =
+                (self.selected, &self.selected_moves, via.is_empty())
+            {
+                return u == *unit
+                    && self.pending_seats().contains(&seat)
+                    && moves.contains(action);
+            }
             let mut route = via.clone();
             if !route.is_empty() {
                 route.push(*to);
@@ -328,7 +406,12 @@ impl State {
                 self.waiting_mate(*unit)
             };
             let top = mate.is_none_or(|m| self.def(*unit).stacked_over == Some(m));
-            return self.side(*unit) == seat
+            // The move of the selected unit, or (a shorthand: `select` and the move in one)
+            // of a unit whose `select` is listed, with nothing selected.
+            return match self.selected {
+                Some(p) => p == Pick::Unit(*unit),
+                None => self.may_select(Pick::Unit(*unit)),
+            } && self.side(*unit) == seat
                 && self.may_move_now(*unit)
                 && (*alone && mate.is_some() || !*alone && top)
                 && self
@@ -342,12 +425,25 @@ impl State {
         {
             // The same tests as `movement_actions`, without searching every unit's moves.
             match action {
+                Action::Select { unit } => return self.may_select(Pick::Unit(*unit)),
+                Action::SelectLeader { leader } => return self.may_select(Pick::Leader(*leader)),
+                Action::Deselect => return self.selected.is_some(),
                 Action::EndMovement => {
-                    return self.unmoved_obligations().is_empty()
-                        && self.split_leader_obligations().is_empty();
+                    return self.selected.is_none() && self.movement_may_end();
+                }
+                Action::MoveLeader { leader, .. } if self.selected.is_some() => {
+                    return self.selected == Some(Pick::Leader(*leader))
+                        && match &self.selected_moves {
+                            Some(moves) => moves.contains(action),
+                            None => self.moves_of(Pick::Leader(*leader)).contains(action),
+                        };
                 }
                 Action::MoveLeader { leader, to } => {
-                    return self
+                    // With nothing selected, a shorthand for its `select` and the move.
+                    return match self.selected {
+                        Some(p) => p == Pick::Leader(*leader),
+                        None => self.may_select(Pick::Leader(*leader)),
+                    } && self
                         .battle
                         .leaders
                         .get(*leader as usize)
@@ -422,6 +518,12 @@ impl State {
         let phase = format!("{:?}", self.phase);
         let what = action.text(b);
         let why = match action {
+            Action::Move { unit, .. } if self.selected.is_some_and(|p| p != Pick::Unit(*unit)) => format!("another counter is selected: move it or `deselect` it before moving {}", self.name(*unit)),
+            Action::MoveLeader { leader, .. } if self.selected.is_some_and(|p| p != Pick::Leader(*leader)) => format!("another counter is selected: move it or `deselect` it before moving {}", self.leader_name(*leader)),
+            Action::EndMovement if self.selected.is_some() => "a counter is selected: move it or `deselect` it first".into(),
+            Action::Select { .. } | Action::SelectLeader { .. } if self.selected.is_some() => "a counter is already selected: move it or `deselect` it first".into(),
+            Action::Select { .. } | Action::SelectLeader { .. } => "that counter cannot move now: not the phasing side's, already moved, not of the activated command (16.11), out of command in an enemy ZOC (5.33), or deselected since the last move".into(),
+            Action::Deselect => "nothing is selected".into(),
             Action::Move { unit, .. } if self.side(*unit) != seat => format!("{} is not yours", self.name(*unit)),
             Action::Move { unit, .. } if !self.may_move_now(*unit) => format!("{} is not part of the activated command, nor a skirmish or artillery unit (16.11)", self.name(*unit)),
             Action::Move { unit, .. } if self.unit(*unit).moved => format!("{} has already moved this phase (8.0)", self.name(*unit)),
@@ -455,8 +557,24 @@ impl State {
                 to,
                 facing,
                 via,
-            } => self.move_unit(unit, alone, to, facing, &via, log),
+            } => {
+                self.move_unit(unit, alone, to, facing, &via, log);
+                self.selected = None;
+                self.selected_moves = None;
+                self.deselected.clear();
+            }
+            Action::Select { unit } => self.select(Pick::Unit(unit)),
+            Action::SelectLeader { leader } => self.select(Pick::Leader(leader)),
+            Action::Deselect => {
+                self.selected_moves = None;
+                if let Some(p) = self.selected.take() {
+                    self.deselected.push(p);
+                }
+            }
             Action::MoveLeader { leader, to } => {
+                self.selected = None;
+                self.selected_moves = None;
+                self.deselected.clear();
                 self.leaders[leader as usize].loc = Loc::Map(to);
                 self.leaders[leader as usize].moved = true;
                 let (n, at) = (self.leader_name(leader).to_string(), self.id(to));
@@ -612,6 +730,12 @@ impl State {
         }
     }
 
+    /// Selects a counter to move next, working out its moves once.
+    fn select(&mut self, p: Pick) {
+        self.selected_moves = Some(self.moves_of(p).into());
+        self.selected = Some(p);
+    }
+
     fn move_unit(
         &mut self,
         unit: UnitId,
@@ -621,17 +745,22 @@ impl State {
         via: &[Hex],
         log: &mut Log,
     ) {
-        let mut route = via.to_vec();
-        if !route.is_empty() {
-            route.push(to);
-        }
-        let dest = self
-            .route_destinations(unit, alone, &route, &self.situation())
-            .into_iter()
-            .find(|d| d.hex == to && d.facing == facing);
+        let from = self.unit(unit).loc;
+        // A reinforcement's path tells its entry hex (12.1).
+        let entry = if from == Loc::Waiting {
+            let mut route = via.to_vec();
+            if !route.is_empty() {
+                route.push(to);
+            }
+            self.route_destinations(unit, alone, &route, &self.situation())
+                .into_iter()
+                .find(|d| d.hex == to && d.facing == facing)
+                .and_then(|d| d.entry)
+        } else {
+            None
+        };
         let group = self.moving_group(unit, alone);
         let side = self.side(unit);
-        let from = self.unit(unit).loc;
         if alone {
             if let Some(m) = if from == Loc::Waiting {
                 self.waiting_mate(unit)
@@ -649,7 +778,7 @@ impl State {
             s.moved = true;
         }
         if from == Loc::Waiting {
-            if let Some(e) = dest.and_then(|d| d.entry) {
+            if let Some(e) = entry {
                 match self.entries.iter_mut().find(|(h, _)| *h == e) {
                     Some((_, n)) => *n += 1,
                     None => self.entries.push((e, 1)),
@@ -698,6 +827,9 @@ impl State {
     }
 
     fn end_movement(&mut self, log: &mut Log) {
+        self.selected = None;
+        self.selected_moves = None;
+        self.deselected.clear();
         if self.night() {
             // 12.21: units in enemy ZOCs at the end of a night movement lose a step.
             let side = self.active;
@@ -814,6 +946,7 @@ impl State {
         log.push_with(|| Event::public("Crusades II 3.0", format!("turn {label} begins")));
         for l in self.leader_ids().collect::<Vec<_>>() {
             self.leaders[l as usize].change_tried = false;
+            self.leaders[l as usize].chits_held = 0;
         }
         for u in self.unit_ids().collect::<Vec<_>>() {
             self.unit_mut(u).charge_tried = false;
@@ -831,6 +964,9 @@ impl State {
     pub(crate) fn start_movement(&mut self, log: &mut Log) {
         self.phase = Phase::Movement;
         self.entries.clear();
+        self.selected = None;
+        self.selected_moves = None;
+        self.deselected.clear();
         let side = self.active;
         for u in self.unit_ids().collect::<Vec<_>>() {
             self.unit_mut(u).moved = false;

@@ -51,6 +51,7 @@ impl State {
                 chit_moved: false,
                 chit_fought: false,
                 split: false,
+                chits_held: 0,
             })
             .collect();
         let holy_cross_state = if battle.special.holy_cross {
@@ -79,6 +80,9 @@ impl State {
             holy_cross_state,
             victory_checking: [false; 2],
             action: None,
+            selected: None,
+            deselected: Vec::new(),
+            selected_moves: None,
             outcome: None,
         };
         if options.historical_commands {

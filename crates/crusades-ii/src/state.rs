@@ -116,6 +116,12 @@ pub struct Leader {
     /// His command is split: the cavalry on Attack, the infantry as if on Stand (16.3).
     #[serde(default, skip_serializing_if = "is_false")]
     pub split: bool,
+    /// The chits he has held this Order Phase, one bit per chit ([`Chit::bit`]): a free change
+    /// back to one of them would only undo changes (5.2, rules notes). Left out of the
+    /// serialised state, so that games saved before it keep their state hash; it is rebuilt
+    /// by replaying the phase's actions.
+    #[serde(skip)]
+    pub chits_held: u8,
 }
 
 /// Phases and segments of the sequence of play (3.0).
@@ -303,6 +309,16 @@ pub struct ActionPhase {
     pub draws: u32,
 }
 
+/// A counter chosen to act next in the Movement Phase (`select`, notation.md): a combat unit
+/// (with its stack or alone) or a leader.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+pub enum Pick {
+    /// A combat unit.
+    Unit(UnitId),
+    /// A leader.
+    Leader(LeaderId),
+}
+
 /// The whole state of a game.
 #[derive(Clone, Debug, Serialize)]
 pub struct State {
@@ -346,6 +362,18 @@ pub struct State {
     /// The Action Phase of the advanced sequence of play (16.1), once begun.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub action: Option<ActionPhase>,
+    /// The counter selected to move next (`select`), in the Movement Phase.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub selected: Option<Pick>,
+    /// Counters deselected since the last move: not offered for selection again until a
+    /// counter moves, so that choosing and putting back cannot go on forever.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub deselected: Vec<Pick>,
+    /// The moves of the selected counter, worked out when it was selected: nothing can
+    /// change them before it moves or is put back. Not part of the serialised state (it
+    /// follows from the rest); a re-sampled state drops it ([`engine::Game::determinize`]).
+    #[serde(skip)]
+    pub selected_moves: Option<Arc<[crate::action::Action]>>,
     /// The result, once over.
     pub outcome: Option<engine::Outcome>,
 }

@@ -1,10 +1,14 @@
 //! 6.0 Facing and Zones of Control, and the terrain questions they share with movement:
 //! which hexsides are a unit's front, flank and rear, and which hexes an enemy controls.
 
-use engine::Seat;
-use hexgrid::{facing_arc, Arc, Direction, Hex};
+use std::cell::RefCell;
+use std::rc::Rc;
+use std::sync::{Arc, Weak};
 
-use crate::scenario::{HalfPoints, MoveClass, UnitId};
+use engine::Seat;
+use hexgrid::{facing_arc, Arc as FacingArc, Direction, Hex};
+
+use crate::scenario::{Battle, HalfPoints, MoveClass, UnitId};
 use crate::state::State;
 
 impl State {
@@ -41,9 +45,9 @@ impl State {
 
     /// The arc (front, flank, rear) of a unit's hexside in direction `dir` (6.11); skirmishers
     /// have every hexside as front (6.14).
-    pub fn arc(&self, u: UnitId, dir: Direction) -> Arc {
+    pub fn arc(&self, u: UnitId, dir: Direction) -> FacingArc {
         if self.skirmisher(u) {
-            Arc::Front
+            FacingArc::Front
         } else {
             facing_arc(self.unit(u).facing, dir)
         }
@@ -55,7 +59,7 @@ impl State {
     pub fn exerts_zoc(&self, u: UnitId, dir: Direction) -> bool {
         let Some(h) = self.hex(u) else { return false };
         self.has_zoc(u)
-            && self.arc(u, dir) != Arc::Rear
+            && self.arc(u, dir) != FacingArc::Rear
             && self.passable(self.move_class(u), h, dir)
     }
 
@@ -136,9 +140,71 @@ impl Situation {
     }
 }
 
+/// Situations worked out lately on this thread, by the battle and the units' places,
+/// facings and routs (all a [`Situation`] depends on): one decision asks for the same one
+/// several times (the phase's actions, then the action's check), and a search comes back to
+/// the same positions.
+#[derive(Default)]
+struct SituationCache {
+    /// (battle, key, situation), the newest last. The battle is held weakly: an entry of a
+    /// battle dropped since never matches, even if another takes its address.
+    entries: Vec<(Weak<Battle>, Vec<u32>, Rc<Situation>)>,
+}
+
+/// How many situations a thread keeps.
+const CACHED_SITUATIONS: usize = 4;
+
+thread_local! {
+    static SITUATIONS: RefCell<SituationCache> = RefCell::new(SituationCache::default());
+}
+
 impl State {
-    /// The [`Situation`] now.
-    pub fn situation(&self) -> Situation {
+    /// What a [`Situation`] depends on, exactly: each unit's place, facing and rout.
+    fn situation_key(&self) -> Vec<u32> {
+        let grid = &self.battle.map.grid;
+        self.units
+            .iter()
+            .map(|u| {
+                let place = match u.loc {
+                    crate::state::Loc::Waiting => 0,
+                    crate::state::Loc::Eliminated => 1,
+                    crate::state::Loc::Map(h) => grid.index(h).map_or(2, |i| i as u32 + 3),
+                };
+                place << 4 | u32::from(u.facing.index()) << 1 | u32::from(u.routed)
+            })
+            .collect()
+    }
+
+    /// The [`Situation`] now (shared: recently worked out ones are kept, see
+    /// [`SituationCache`]).
+    pub fn situation(&self) -> Rc<Situation> {
+        let battle = Arc::as_ptr(&self.battle);
+        let key = self.situation_key();
+        SITUATIONS.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if let Some(k) = cache
+                .entries
+                .iter()
+                .position(|(b, k, _)| b.as_ptr() == battle && b.strong_count() > 0 && *k == key)
+            {
+                let entry = cache.entries.remove(k);
+                let sit = Rc::clone(&entry.2);
+                cache.entries.push(entry);
+                return sit;
+            }
+            let sit = Rc::new(self.work_out_situation());
+            if cache.entries.len() >= CACHED_SITUATIONS {
+                cache.entries.remove(0);
+            }
+            cache
+                .entries
+                .push((Arc::downgrade(&self.battle), key, Rc::clone(&sit)));
+            sit
+        })
+    }
+
+    /// Works the [`Situation`] out from the units.
+    fn work_out_situation(&self) -> Situation {
         let grid = &self.battle.map.grid;
         let mut occupant = vec![None; grid.len()];
         let mut positions: [Vec<Hex>; 2] = [Vec::new(), Vec::new()];

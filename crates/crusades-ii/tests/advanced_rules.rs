@@ -390,7 +390,7 @@ fn a_move_activation_moves_one_command_and_the_skirmishers_once_a_turn() {
     let mut s = at("hab", &["advanced-sequence", "off-map-leader-boxes"], &text);
     act(&mut s, "crusader", "draw turk", &[]);
     act(&mut s, "turk", "activate Toktagin move", &[]);
-    let moves = legal(&s, "turk");
+    let moves = legal_moves(&s, "turk");
     let movers = |l: &[String], who: &str| l.iter().any(|a| a.starts_with(&format!("move {who} ")));
     assert!(movers(&moves, "Toktagin-a"), "his command moves");
     assert!(movers(&moves, "Toktagin"), "and he does");
@@ -437,7 +437,7 @@ fn a_move_activation_moves_one_command_and_the_skirmishers_once_a_turn() {
         "once a turn"
     );
     act(&mut s, "turk", "activate Il-Ghazi move", &[]);
-    let moves = legal(&s, "turk");
+    let moves = legal_moves(&s, "turk");
     assert!(movers(&moves, "Il-Ghazi-a"));
     assert!(
         !movers(&moves, "Il-Ghazi-v"),

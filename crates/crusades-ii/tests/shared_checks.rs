@@ -20,6 +20,9 @@ fn run(scenario: &str, options: &[&str], games: usize) {
     };
     let mut check = RandomGames::new(games, 20_000);
     check.undo_every = 0;
+    // notation.md: `move UNIT HEX FACING` with nothing selected is `select UNIT` and the
+    // move in one (saved games and scripts from before `select`).
+    check.shorthand = true;
     let report = check
         .run::<crusades_ii::State>(&setup, &data)
         .unwrap_or_else(|e| panic!("{scenario} {options:?}: {e}"));

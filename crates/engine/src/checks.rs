@@ -8,7 +8,9 @@
 //! - a pending seat has legal actions, and a seat that is not pending has none;
 //! - every legal action's notation reads back as the same action;
 //! - every legal action is accepted (through a [`Session`], with dice entered in manual mode);
-//! - an earlier action that is not legal now is refused and changes nothing;
+//! - an earlier action that is not legal now is refused and changes nothing, unless the game
+//!   documents it as a shorthand ([`RandomGames::shorthand`]) and it is exactly one: the same
+//!   state as a listed action followed by it;
 //! - an action that can be undone is undone to the state before it, and taken again to the
 //!   state after it;
 //! - a re-sampled state ([`Game::determinize`]) for any seat looks
@@ -68,6 +70,13 @@ pub struct RandomGames {
     /// Turn off only for a game that also accepts actions it does not list (explicit paths
     /// where a canonical one is listed).
     pub probe_illegal: bool,
+    /// Whether the game's notation documents shorthands: an action not listed now that a
+    /// game accepts as two listed actions in one (Crusades II: `move UNIT HEX FACING` with no
+    /// unit selected stands for `select UNIT` and then that move). An earlier action that is
+    /// not listed but accepted then passes only if it is exactly such a shorthand: applied
+    /// without dice, it reaches the same state (hash) as some listed action followed by it,
+    /// listed after that one. Any other unlisted action must still be refused.
+    pub shorthand: bool,
     /// Try an undo after one in this many undoable actions (0: never).
     pub undo_every: u32,
     /// Check [`Game::determinize`] before one in this many
@@ -85,6 +94,7 @@ impl RandomGames {
             first_seed: 0,
             allow_cap: false,
             probe_illegal: true,
+            shorthand: false,
             undo_every: 8,
             determinize_every: 32,
         }
@@ -104,6 +114,9 @@ pub struct RandomGamesReport {
     pub capped: usize,
     /// Illegal actions tried and refused.
     pub refused: usize,
+    /// Unlisted actions tried and accepted as documented shorthands
+    /// ([`RandomGames::shorthand`]), each checked to be one.
+    pub shorthands: usize,
     /// Undos taken and redone.
     pub undos: usize,
     /// Re-sampled states checked against the original.
@@ -168,6 +181,42 @@ fn describe_all<G: Game>(state: &G, seat: Seat) -> Vec<crate::ActionInfo> {
         .iter()
         .map(|a| state.describe_action(seat, a))
         .collect()
+}
+
+/// Whether `action`, not among `seat`'s `legal` actions in `state`, is accepted there as a
+/// shorthand ([`RandomGames::shorthand`]). Tried on copies, with no dice entered: `Ok(false)`
+/// if it is refused or needs dice (the ordinary probe then takes it); an error if it is
+/// accepted but is not a listed action followed by it.
+fn is_shorthand<G: Game>(
+    state: &G,
+    seat: Seat,
+    legal: &[G::Action],
+    action: &G::Action,
+) -> Result<bool, String> {
+    let apply = |g: &mut G, a: &G::Action| -> bool {
+        g.dice_mut().begin_action(&[]).is_ok()
+            && g.apply(seat, a, &mut crate::Log::discarding()).is_ok()
+            && g.dice_mut().end_action().is_ok()
+    };
+    let mut direct = state.clone();
+    if !apply(&mut direct, action) {
+        return Ok(false);
+    }
+    let want = crate::record::state_hash(&direct);
+    for first in legal {
+        let mut two = state.clone();
+        if apply(&mut two, first)
+            && two.legal_actions(seat).contains(action)
+            && apply(&mut two, action)
+            && crate::record::state_hash(&two) == want
+        {
+            return Ok(true);
+        }
+    }
+    Err(format!(
+        "was accepted but is not among the {} legal actions, nor a shorthand for one of them followed by it",
+        legal.len()
+    ))
 }
 
 /// A uniform choice in `0..n` (n > 0).
@@ -297,7 +346,14 @@ impl RandomGames {
                 if self.probe_illegal && !history.is_empty() {
                     let old = &history[pick(&mut rng, history.len())];
                     let old_text = session.state().action_text(old);
-                    if !legal.contains(old) {
+                    if !legal.contains(old)
+                        && self.shorthand
+                        && is_shorthand(session.state(), seat, &legal, old).map_err(|e| {
+                            format!("after {taken} actions: `{old_text}` by {name} {e}")
+                        })?
+                    {
+                        report.shorthands += 1;
+                    } else if !legal.contains(old) {
                         let hash = session.state_hash().to_string();
                         let len = session.record().actions.len();
                         if let Ok((_, dice)) = act_with_dice(&mut session, seat, old, &mut rng) {

@@ -497,6 +497,12 @@ impl<G: Startable> Session<G> {
         }
     }
 
+    /// Every event so far that `viewer` may see, oldest first: the log of [`Session::view`],
+    /// without building the rest of the view (the server's documents ask for it often).
+    pub fn visible_log(&self, viewer: Viewer) -> Vec<&Event> {
+        visible_events(&self.events, viewer)
+    }
+
     /// The map and counters as `viewer` sees them, for renderers (filtered by the game as its
     /// view is).
     pub fn board(&self, viewer: Viewer) -> Board {

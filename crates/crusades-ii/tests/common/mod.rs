@@ -78,6 +78,23 @@ pub fn legal(s: &State, seat_name: &str) -> Vec<String> {
         .collect()
 }
 
+/// The legal actions with each `select COUNTER` replaced by that counter's moves (the
+/// actions listed once it is selected, but `deselect`): everything the seat could do now,
+/// one counter at a time.
+pub fn legal_moves(s: &State, seat_name: &str) -> Vec<String> {
+    let mut out = Vec::new();
+    for a in legal(s, seat_name) {
+        if a.starts_with("select ") {
+            let mut t = s.clone();
+            act(&mut t, seat_name, &a, &[]);
+            out.extend(legal(&t, seat_name).into_iter().filter(|b| b != "deselect"));
+        } else {
+            out.push(a);
+        }
+    }
+    out
+}
+
 /// The id of a unit by printed name.
 pub fn unit(s: &State, name: &str) -> u16 {
     s.battle
