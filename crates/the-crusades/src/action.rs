@@ -11,7 +11,10 @@
 //! saladin move 1721 1722 leave 10
 //! english-1 move 0113 0114         pisan transport guy+amalric 1620 1520
 //! pisan blockade   pisan no-order   cancel guy   commit   assassinate saladin   pass
-//! arrive richard 0110   richard command   saladin take 10
+//! arrive richard 0110   richard command   saladin take 10   losses guy
+//! terms 1619 march-out   terms 1619 captivity   surrender   refuse
+//! offer exchange kara-kush for guy   offer ransom guy for 1523   accept   kill guy
+//! richard escort kara-kush
 //! ```
 
 use engine::{Applied, Event, Log, Rejection, Seat};
@@ -23,7 +26,7 @@ use crate::naval;
 use crate::neutrals;
 use crate::orders::{FleetOrder, Order};
 use crate::scenario::Side;
-use crate::state::{FleetStatus, Phase, State, Status};
+use crate::state::{FleetStatus, Offer, Phase, State, Status, Terms};
 
 /// A decision.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -69,6 +72,43 @@ pub enum Action {
         leader: usize,
         /// How many ASPs.
         asps: u16,
+    },
+    /// Names a leader next in the seat's loss order (6.4.5 B, 9.5 D): he takes the losses his
+    /// owner distributes before the leaders not yet named.
+    Losses {
+        /// The leader.
+        leader: usize,
+    },
+    /// The besieger states the terms of its request to surrender (10.4.2).
+    Terms {
+        /// The besieged city or castle.
+        site: usize,
+        /// The terms.
+        terms: Terms,
+    },
+    /// The besieged accept the terms and surrender (10.4.2).
+    Surrender,
+    /// Refuses a request to surrender (10.4.2) or an offer (9.7.6).
+    Refuse,
+    /// Offers an exchange or a ransom of prisoners (9.7.6).
+    Offer {
+        /// The offer.
+        offer: Offer,
+    },
+    /// Accepts the offer made (9.7.6).
+    Accept,
+    /// Puts a prisoner to death (9.7.6 F).
+    Kill {
+        /// The prisoner.
+        leader: usize,
+    },
+    /// Writes that a leader's force takes a prisoner held in its city along under guard
+    /// (9.7.6 C).
+    Escort {
+        /// The guarding leader.
+        leader: usize,
+        /// The prisoner.
+        prisoner: usize,
     },
     /// Chooses where an arriving reinforcement enters the map (16.4).
     Arrive {
@@ -136,6 +176,18 @@ impl Action {
             Action::Pass => "pass".into(),
             Action::Command { leader } => format!("{} command", lid(*leader)),
             Action::Take { leader, asps } => format!("{} take {asps}", lid(*leader)),
+            Action::Losses { leader } => format!("losses {}", lid(*leader)),
+            Action::Terms { site, terms } => {
+                format!("terms {} {}", s.map.sites[*site].hex, terms.name())
+            }
+            Action::Surrender => "surrender".into(),
+            Action::Refuse => "refuse".into(),
+            Action::Offer { offer } => crate::captives::offer_text(state, offer),
+            Action::Accept => "accept".into(),
+            Action::Kill { leader } => format!("kill {}", lid(*leader)),
+            Action::Escort { leader, prisoner } => {
+                format!("{} escort {}", lid(*leader), lid(*prisoner))
+            }
             Action::Arrive {
                 reinforcement,
                 place,
@@ -174,6 +226,57 @@ impl Action {
             [] => Err("empty action".into()),
             ["commit"] => Ok(Action::Commit),
             ["pass"] => Ok(Action::Pass),
+            ["surrender"] => Ok(Action::Surrender),
+            ["refuse"] => Ok(Action::Refuse),
+            ["accept"] => Ok(Action::Accept),
+            ["losses", id] => Ok(Action::Losses {
+                leader: leader(id)?,
+            }),
+            ["kill", id] => Ok(Action::Kill {
+                leader: leader(id)?,
+            }),
+            ["terms", at, how] => {
+                let hex: hexgrid::HexId = at
+                    .parse()
+                    .map_err(|_| format!("`{at}` is not a hex id like 1619"))?;
+                let site = s
+                    .map
+                    .site_at(hex)
+                    .ok_or_else(|| format!("there is no city or castle in {hex}"))?;
+                let terms = Terms::parse(how).ok_or_else(|| {
+                    format!("`{how}`: the terms are march-out or captivity (10.4.2)")
+                })?;
+                Ok(Action::Terms { site, terms })
+            }
+            ["offer", "exchange", give, "for", get] => Ok(Action::Offer {
+                offer: Offer::Exchange {
+                    give: leader(give)?,
+                    get: leader(get)?,
+                },
+            }),
+            ["offer", "ransom", get, "for", at] => {
+                let hex: hexgrid::HexId = at
+                    .parse()
+                    .map_err(|_| format!("`{at}` is not a hex id like 1523"))?;
+                let site = s
+                    .map
+                    .site_at(hex)
+                    .ok_or_else(|| format!("there is no city or castle in {hex}"))?;
+                Ok(Action::Offer {
+                    offer: Offer::Ransom {
+                        get: leader(get)?,
+                        site,
+                    },
+                })
+            }
+            ["kill", ..] => Err(format!(
+                "`{text}`: a prisoner is put to death with `kill PRISONER` (9.7.6 F)"
+            )),
+            ["losses", ..] => Err(format!(
+                "`{text}`: the loss order names one leader at a time: `losses LEADER` (6.4.5 B)"
+            )),
+            ["offer", ..] => Err(format!("`{text}`: an offer is `offer exchange PRISONER for LEADER` or `offer ransom LEADER for CITY-HEX` (9.7.6)")),
+            ["terms", ..] => Err(format!("`{text}`: terms are `terms CITY-HEX march-out` or `terms CITY-HEX captivity` (10.4.2)")),
             ["assassinate", id] => Ok(Action::Assassinate {
                 leader: leader(id)?,
             }),
@@ -210,6 +313,7 @@ impl Action {
                         },
                         ["blockade"] => FleetOrder::Blockade,
                         ["no-order"] => FleetOrder::NoOrder,
+                        ["escort", ..] => return Err(format!("`{text}`: a fleet cannot guard a prisoner; the guard is a force of at least 1 SP and one leader: `LEADER escort PRISONER` (9.7.6 C)")),
                         _ => return Err(format!("`{text}`: a fleet order is move HEX..., transport LEADER+LEADER HEX..., blockade or no-order")),
                     };
                     return Ok(Action::Fleet { fleet: f, order });
@@ -217,6 +321,17 @@ impl Action {
                 let l = leader(id)?;
                 match rest {
                     ["command"] => return Ok(Action::Command { leader: l }),
+                    ["escort", prisoner] => {
+                        return Ok(Action::Escort {
+                            leader: l,
+                            prisoner: leader(prisoner)?,
+                        })
+                    }
+                    ["escort", ..] => {
+                        return Err(format!(
+                            "`{text}`: a prisoner is moved under guard with `LEADER escort PRISONER` (9.7.6 C)"
+                        ))
+                    }
                     ["take", n] => {
                         return Ok(Action::Take {
                             leader: l,
@@ -239,7 +354,7 @@ impl Action {
                     ["partial-siege"] => Order::PartialSiege,
                     ["sally"] => Order::Sally,
                     ["no-order"] => Order::NoOrder,
-                    _ => return Err(format!("`{text}`: a leader's order is move PLACE..., with LEADER, defend, full-siege, partial-siege, sally, no-order, command or take N")),
+                    _ => return Err(format!("`{text}`: a leader's order is move PLACE..., with LEADER, defend, full-siege, partial-siege, sally, no-order, command, take N or escort PRISONER")),
                 };
                 Ok(Action::Order { leader: l, order })
             }
@@ -255,7 +370,12 @@ impl State {
                 .map(Seat)
                 .filter(|s| !self.orders[s.index()].committed)
                 .collect(),
-            Phase::Assassination(side) | Phase::Arrival(side) => side.seat().into_iter().collect(),
+            Phase::Assassination(side)
+            | Phase::Arrival(side)
+            | Phase::SurrenderTerms(side)
+            | Phase::SurrenderAnswer(side)
+            | Phase::Parley(side)
+            | Phase::OfferAnswer(side) => side.seat().into_iter().collect(),
             Phase::Over => Vec::new(),
         }
     }
@@ -379,6 +499,20 @@ impl State {
         self.garrison_at(side, place).saturating_sub(claimed)
     }
 
+    /// The Crusades 6.4.5 B, 9.5 D: leaders of `side` who may be named next in its loss
+    /// order: active, awake, not yet named.
+    fn loss_nameable(&self, side: Side) -> Vec<usize> {
+        let book = self.book(side);
+        (0..self.leaders.len())
+            .filter(|&l| {
+                self.leaders[l].status == Status::Active
+                    && self.side_of(l) == side
+                    && neutrals::may_order(self, l)
+                    && !book.losses.contains(&l)
+            })
+            .collect()
+    }
+
     /// Whether a move to `dest` may be written for `leader` (9.6 E: a disrupted force may not
     /// voluntarily enter an enemy-occupied hex).
     fn destination_ok(&self, side: Side, leader: usize, dest: Place) -> bool {
@@ -422,9 +556,39 @@ impl State {
                     .collect(),
                 None => Vec::new(),
             },
+            Phase::SurrenderTerms(_) => {
+                let Some(t) = self.surrender else {
+                    return Vec::new();
+                };
+                crate::siege::terms_allowed(self)
+                    .into_iter()
+                    .map(|terms| Action::Terms {
+                        site: t.site,
+                        terms,
+                    })
+                    .collect()
+            }
+            Phase::SurrenderAnswer(_) => vec![Action::Surrender, Action::Refuse],
+            Phase::OfferAnswer(_) => vec![Action::Accept, Action::Refuse],
+            Phase::Parley(_) => {
+                let mut out: Vec<Action> = crate::captives::offers(self, side)
+                    .into_iter()
+                    .map(|offer| Action::Offer { offer })
+                    .collect();
+                out.extend(
+                    crate::captives::prisoners_of(self, side)
+                        .into_iter()
+                        .map(|leader| Action::Kill { leader }),
+                );
+                out.push(Action::Pass);
+                out
+            }
             Phase::Orders => {
                 let mut out = Vec::new();
                 let book = self.book(side);
+                // Leaders of one place reach the same places: one search per place.
+                let mut reach: std::collections::BTreeMap<Place, Vec<(Place, Vec<Place>)>> =
+                    std::collections::BTreeMap::new();
                 for l in self.orderable(side) {
                     for order in self.fixed_orders(side, l) {
                         out.push(Action::Order { leader: l, order });
@@ -433,20 +597,35 @@ impl State {
                         continue;
                     }
                     let place = self.leaders[l].place.expect("active");
-                    for (dest, path) in
+                    let reached = reach.entry(place).or_insert_with(|| {
                         movement::reachable(self, place, movement::allowance(self, side))
-                    {
-                        if self.destination_ok(side, l, dest) {
+                    });
+                    for (dest, path) in reached.iter() {
+                        if self.destination_ok(side, l, *dest) {
                             out.push(Action::Order {
                                 leader: l,
-                                order: Order::Move { path, leave: 0 },
+                                order: Order::Move {
+                                    path: path.clone(),
+                                    leave: 0,
+                                },
                             });
                         }
                     }
                 }
+                // Fleets of one hex reach the same hexes: one search per hex.
+                let mut sea: std::collections::BTreeMap<
+                    hexgrid::HexId,
+                    Vec<(hexgrid::HexId, Vec<hexgrid::HexId>)>,
+                > = std::collections::BTreeMap::new();
                 for f in self.orderable_fleets(side) {
+                    let Some(hex) = self.fleets[f].hex else {
+                        continue;
+                    };
+                    let reached = sea
+                        .entry(hex)
+                        .or_insert_with(|| naval::reachable(self, hex));
                     out.extend(
-                        self.fleet_orders(side, f)
+                        self.fleet_orders(side, f, reached)
                             .into_iter()
                             .map(|order| Action::Fleet { fleet: f, order }),
                     );
@@ -462,11 +641,23 @@ impl State {
                         out.push(Action::Take { leader: l, asps });
                     }
                 }
+                out.extend(
+                    self.loss_nameable(side)
+                        .into_iter()
+                        .map(|leader| Action::Losses { leader }),
+                );
+                out.extend(
+                    crate::captives::escorts(self, side)
+                        .into_iter()
+                        .map(|(leader, prisoner)| Action::Escort { leader, prisoner }),
+                );
                 let cancellable: std::collections::BTreeSet<usize> = book
                     .leaders
                     .keys()
                     .chain(&book.command)
                     .chain(book.take.keys())
+                    .chain(&book.losses)
+                    .chain(book.escort.values())
                     .copied()
                     .collect();
                 for l in cancellable {
@@ -519,7 +710,12 @@ impl State {
     }
 
     /// The Crusades 5.2, 5.5, 12.2.3, 12.3, 12.5: the orders a fleet may be given.
-    fn fleet_orders(&self, side: Side, f: usize) -> Vec<FleetOrder> {
+    fn fleet_orders(
+        &self,
+        side: Side,
+        f: usize,
+        reached: &[(hexgrid::HexId, Vec<hexgrid::HexId>)],
+    ) -> Vec<FleetOrder> {
         let Some(hex) = self.fleets[f].hex else {
             return Vec::new();
         };
@@ -534,7 +730,7 @@ impl State {
         } else {
             Vec::new()
         };
-        for (dest, path) in naval::reachable(self, hex) {
+        for (dest, path) in reached.iter().cloned() {
             if naval::friendly_port(self, side, dest) || (carrying && naval::may_land(self, dest)) {
                 out.push(FleetOrder::Move { path: path.clone() });
             }
@@ -555,7 +751,42 @@ impl State {
         }
         let side = Side::of_seat(seat).ok_or("no such seat")?;
         match (self.phase, action) {
-            (Phase::Assassination(_), Action::Pass) => Ok(()),
+            (Phase::Assassination(_) | Phase::Parley(_), Action::Pass) => Ok(()),
+            (Phase::SurrenderTerms(_), Action::Terms { site, terms }) => {
+                if self.surrender.map(|t| t.site) != Some(*site) {
+                    return Err(
+                        "that city is not the one whose surrender is asked now (10.4.2)".into(),
+                    );
+                }
+                if crate::siege::terms_allowed(self).contains(terms) {
+                    Ok(())
+                } else {
+                    Err("the defenders have no city or castle of their side to march out to; only captivity may be asked (10.4.2)".into())
+                }
+            }
+            (Phase::SurrenderAnswer(_), Action::Surrender | Action::Refuse) => Ok(()),
+            (Phase::OfferAnswer(_), Action::Accept | Action::Refuse) => Ok(()),
+            (Phase::Parley(_), Action::Offer { offer }) => {
+                if crate::captives::offer_ok(self, side, offer) {
+                    Ok(())
+                } else {
+                    Err("an exchange gives a prisoner this side holds for one of its leaders the other side holds; a ransom turns over a city or castle this side controls, empty of its forces and not besieged; the leader must have somewhere to return to (9.7.6)".into())
+                }
+            }
+            (Phase::Parley(_), Action::Kill { leader }) => {
+                if crate::captives::prisoners_of(self, side).contains(leader) {
+                    Ok(())
+                } else {
+                    Err("only a prisoner this side holds may be put to death (9.7.6 F)".into())
+                }
+            }
+            (Phase::Orders, Action::Losses { leader }) => {
+                if self.loss_nameable(side).contains(leader) {
+                    Ok(())
+                } else {
+                    Err("the loss order names each active leader of this side once (6.4.5 B, 9.5 D)".into())
+                }
+            }
             (Phase::Assassination(_), Action::Assassinate { leader }) => {
                 if crate::events::targets(self, side).contains(leader) {
                     Ok(())
@@ -598,6 +829,9 @@ impl State {
                 }
             }
             (Phase::Orders, Action::Commit) => Ok(()),
+            (Phase::Orders, Action::Escort { leader, prisoner }) => {
+                crate::captives::escort_ok(self, side, *leader, *prisoner)
+            }
             (Phase::Orders, Action::Cancel { fleet, index }) => {
                 let book = self.book(side);
                 let has = if *fleet {
@@ -606,6 +840,8 @@ impl State {
                     book.leaders.contains_key(index)
                         || book.command.contains(index)
                         || book.take.contains_key(index)
+                        || book.losses.contains(index)
+                        || book.escort.values().any(|g| g == index)
                 };
                 if has {
                     Ok(())
@@ -754,6 +990,8 @@ impl State {
                     self.orders[slot].leaders.remove(index);
                     self.orders[slot].command.remove(index);
                     self.orders[slot].take.remove(index);
+                    self.orders[slot].losses.retain(|l| l != index);
+                    self.orders[slot].escort.retain(|_, g| g != index);
                     let followers: Vec<usize> = self.orders[slot]
                         .leaders
                         .iter()
@@ -800,9 +1038,123 @@ impl State {
                     )
                 });
             }
+            Action::Escort { leader, prisoner } => {
+                self.orders[slot].escort.insert(*prisoner, *leader);
+                let text = action.text(self);
+                log.push_with(|| {
+                    Event::private(
+                        "The Crusades 9.7.6 C",
+                        format!("order written: {text}"),
+                        vec![seat],
+                    )
+                });
+            }
+            Action::Losses { leader } => {
+                self.orders[slot].losses.push(*leader);
+                let text = action.text(self);
+                log.push_with(|| {
+                    Event::private(
+                        "The Crusades 6.4.5 B",
+                        format!("order written: {text}"),
+                        vec![seat],
+                    )
+                });
+            }
+            Action::Terms { terms, .. } => {
+                if let Some(t) = &mut self.surrender {
+                    t.terms = Some(*terms);
+                    let t = *t;
+                    self.phase = Phase::SurrenderAnswer(t.defender);
+                    let name = self.scenario.map.sites[t.site].name.clone();
+                    log.push_with(|| {
+                        Event::public(
+                            "The Crusades 10.4.2",
+                            format!(
+                                "the {} ask {name} to surrender: {}",
+                                side.name(),
+                                terms.name()
+                            ),
+                        )
+                    });
+                }
+            }
+            Action::Surrender => {
+                if let Some(t) = self.surrender.take() {
+                    crate::siege::surrender(
+                        self,
+                        log,
+                        t.site,
+                        t.attacker,
+                        t.defender,
+                        t.terms.unwrap_or(Terms::Captivity),
+                    );
+                    self.siege_next = t.site + 1;
+                    self.continue_sieges(log);
+                }
+            }
+            Action::Refuse => match self.phase {
+                Phase::SurrenderAnswer(_) => {
+                    if let Some(t) = &mut self.surrender {
+                        t.refused = true;
+                        let name = self.scenario.map.sites[t.site].name.clone();
+                        log.push_with(|| {
+                            Event::public(
+                                "The Crusades 10.4.2",
+                                format!("{name} refuses to surrender"),
+                            )
+                        });
+                    }
+                    self.continue_sieges(log);
+                }
+                _ => {
+                    if let Some((by, offer)) = self.offer {
+                        let text = crate::captives::offer_text(self, &offer);
+                        log.push_with(|| {
+                            Event::public(
+                                "The Crusades 9.7.6",
+                                format!("the {} refuse: {text}", side.name()),
+                            )
+                        });
+                        crate::captives::end_parley(self, by);
+                    }
+                }
+            },
+            Action::Offer { offer } => {
+                self.offer = Some((side, *offer));
+                let text = crate::captives::offer_text(self, offer);
+                log.push_with(|| {
+                    Event::public("The Crusades 9.7.6", format!("the {}: {text}", side.name()))
+                });
+                let other = Side::of_seat(Seat(1 - seat.0.min(1))).expect("two seats");
+                self.phase = Phase::OfferAnswer(other);
+            }
+            Action::Accept => {
+                if let Some((by, offer)) = self.offer {
+                    let text = crate::captives::offer_text(self, &offer);
+                    log.push_with(|| {
+                        Event::public(
+                            "The Crusades 9.7.6",
+                            format!("the {} accept: {text}", side.name()),
+                        )
+                    });
+                    crate::captives::carry_out(self, log, by, offer);
+                    crate::captives::end_parley(self, by);
+                }
+            }
+            Action::Kill { leader } => {
+                crate::captives::kill(self, log, *leader);
+                if crate::captives::prisoners_of(self, side).is_empty()
+                    && crate::captives::offers(self, side).is_empty()
+                {
+                    crate::captives::end_parley(self, side);
+                }
+            }
             Action::Assassinate { leader } => {
                 crate::events::assassinate(self, log, side, *leader);
                 self.after_assassination(log);
+            }
+            Action::Pass if matches!(self.phase, Phase::Parley(_)) => {
+                crate::captives::end_parley(self, side);
             }
             Action::Pass => {
                 log.push_with(|| {

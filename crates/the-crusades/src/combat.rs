@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet, VecDeque};
 use engine::{Event, Log, RollRecord};
 use hexgrid::HexId;
 
-use crate::attrition::spread_loss;
+use crate::attrition::{spread_loss, Sharing};
 use crate::map::Place;
 use crate::orders::Order;
 use crate::scenario::Side;
@@ -82,24 +82,93 @@ pub(crate) struct Party {
 /// The Crusades 9.1, 9.0 B, 9.0 G, 9.0 N: resolves every battle of the Combat Phase: each
 /// hex where opposing forces stand outside any city; zones of influence, terrain and lines
 /// of communication play no part. Friendly forces of one side fight together (6.1.4-6.1.5).
+///
+/// Battles are fought hex by hex in the map's order; a force that overruns a force with a
+/// Defend order and moves on (9.8.3) may bring on a battle in a hex further along its path,
+/// fought in its turn. A hex is fought over once per Combat Phase.
 pub fn combat_phase(state: &mut State, log: &mut Log, sallied: &BTreeSet<usize>) {
-    let mut hexes: BTreeSet<HexId> = BTreeSet::new();
-    for (i, l) in state.leaders.iter().enumerate() {
-        if let (Status::Active, Some(p)) = (l.status, l.place) {
-            if !p.inside {
-                let _ = i;
-                hexes.insert(p.hex);
-            }
+    let mut fought: BTreeSet<HexId> = BTreeSet::new();
+    loop {
+        let next = state
+            .leaders
+            .iter()
+            .filter_map(|l| match (l.status, l.place) {
+                (Status::Active, Some(p)) if !p.inside => Some(p.hex),
+                _ => None,
+            })
+            .filter(|h| !fought.contains(h) && state.sides_at(Place::outside(*h)).len() >= 2)
+            .min();
+        let Some(hex) = next else { break };
+        fought.insert(hex);
+        let sides = state.sides_at(Place::outside(hex));
+        let (a, b) = (sides[0], sides[1]);
+        if let Some((side, leaders)) = battle(state, log, hex, a, b, sallied) {
+            move_on(state, log, side, &leaders, hex);
         }
     }
-    for hex in hexes {
-        let sides = state.sides_at(Place::outside(hex));
-        if sides.len() < 2 {
+}
+
+/// The Crusades 9.8.3: a moving force that overran a force with a Defend order (whose zone
+/// of influence stopped it, 7.2.2 A) goes on along the rest of its written path at no extra
+/// cost: the overrun costs no movement points, and the path was paid for when it was
+/// written. The hexes it now enters add their APs to its move: it loses the difference the
+/// longer path makes on the Movement Attrition Table (6.4.3). It stops again on entering
+/// another enemy zone of influence or a city held by the enemy, as any move does.
+pub fn move_on(state: &mut State, log: &mut Log, side: Side, leaders: &[usize], hex: HexId) {
+    let here = Place::outside(hex);
+    let mut heads: BTreeMap<usize, Vec<usize>> = BTreeMap::new();
+    for &l in leaders {
+        if state.leaders[l].status == Status::Active && state.leaders[l].place == Some(here) {
+            heads.entry(state.book(side).head(l)).or_default().push(l);
+        }
+    }
+    for (head, group) in heads {
+        let Order::Move { path, .. } = state.book(side).effective(head) else {
+            continue;
+        };
+        let Some(k) = path.iter().rposition(|p| *p == here) else {
+            continue;
+        };
+        let rest = &path[k + 1..];
+        if rest.is_empty() {
             continue;
         }
-        let a = sides[0];
-        let b = sides[1];
-        battle(state, log, hex, a, b, sallied);
+        let zones = crate::zoi::Zones::compute(
+            state,
+            &|l| crate::movement::stays(state, l),
+            &crate::zoi::defending(state),
+        );
+        let asps: u16 = group.iter().map(|&l| state.leaders[l].asps).sum();
+        let supplied = supply::has_loc(state, &zones, side, here, asps);
+        let r = crate::movement::walk(state, &zones, side, here, rest, supplied, &|site| {
+            state.occupier(site).is_some_and(|o| o.enemy_of(side))
+        });
+        let Some(&end) = r.entered.last() else {
+            continue;
+        };
+        for &l in &group {
+            state.leaders[l].place = Some(end);
+        }
+        let before = crate::attrition::path_aps(state, &path[..=k]);
+        let after = crate::attrition::path_aps(state, &path[..=k + r.entered.len()]);
+        let loss = |aps| {
+            crate::attrition::movement_loss(state, side, asps, aps, true, supplied, false).asps
+        };
+        let extra = loss(after).saturating_sub(loss(before));
+        if extra > 0 {
+            spread_loss(state, &group, side, None, extra, Sharing::Attrition);
+        }
+        let id = state.scenario.leaders[head].id.clone();
+        let why = r.stopped.clone();
+        log.push_with(|| {
+            Event::public(
+                "The Crusades 9.8.3",
+                format!(
+                    "{id}'s force moves on from {hex} to {end}{}, losing {extra} more ASPs to attrition",
+                    why.map_or_else(String::new, |w| format!(" ({w})"))
+                ),
+            )
+        });
     }
 }
 
@@ -141,7 +210,7 @@ fn battle(
     a: Side,
     b: Side,
     sallied: &BTreeSet<usize>,
-) {
+) -> Option<(Side, Vec<usize>)> {
     let pa = party(state, a, hex, sallied);
     let pb = party(state, b, hex, sallied);
     crate::neutrals::wake_if_attacked(state, log, &pa.leaders, &pb.leaders);
@@ -234,6 +303,13 @@ fn battle(
             (def_side, &def, att_side)
         };
         let leaders = loser.leaders.clone();
+        // 9.8.3: the overrun force had a Defend order and the victor moved into it.
+        let defended = !leaders.is_empty()
+            && leaders
+                .iter()
+                .all(|&l| state.book(loser_side).effective(l) == Order::Defend);
+        let moves_on = (!attacker_overrun && att.moved && att.sally.is_empty() && defended)
+            .then(|| (att_side, att.leaders.clone()));
         let total = sum(state, loser_side, &leaders);
         spread_loss(
             state,
@@ -241,10 +317,10 @@ fn battle(
             loser_side,
             Some(Place::outside(hex)),
             total,
+            Sharing::Combat,
         );
         for &l in &leaders {
-            state.leaders[l].status = Status::Captured(victor_side);
-            state.leaders[l].place = None;
+            crate::captives::capture(state, log, l, victor_side, hex);
         }
         log.push_with(|| {
             Event::public(
@@ -255,7 +331,7 @@ fn battle(
                 ),
             )
         });
-        return;
+        return moves_on;
     }
     // 9.3.1-9.3.2: formations; 9.3.5: not when both commanders read the same line.
     let tables = state.scenario.tables.clone();
@@ -352,7 +428,7 @@ fn battle(
                     e
                 });
                 retreat(state, log, side, &p, hex, 1);
-                return;
+                return None;
             }
         }
     }
@@ -383,7 +459,14 @@ fn battle(
         };
         let n = loss_asps(r.loss, total, d);
         if n > 0 {
-            let taken = spread_loss(state, &p.leaders, side, Some(Place::outside(hex)), n);
+            let taken = spread_loss(
+                state,
+                &p.leaders,
+                side,
+                Some(Place::outside(hex)),
+                n,
+                Sharing::Combat,
+            );
             log.push_with(|| {
                 let mut e = Event::public(
                     "The Crusades 9.5",
@@ -425,6 +508,7 @@ fn battle(
             retreat(state, log, side, &p, hex, r.retreat);
         }
     }
+    None
 }
 
 /// The Crusades 9.7: rolls two dice for each leader of a side, the lowest in rank first and
@@ -480,8 +564,8 @@ fn leader_casualties(
                         state.add_garrison(side, p, asps);
                     }
                 }
-                state.leaders[l].status = Status::Captured(other);
-                state.leaders[l].place = None;
+                let from = place.map_or(state.scenario.map.sites[0].hex, |p| p.hex);
+                crate::captives::capture(state, log, l, other, from);
             }
         }
         lost += 1;
@@ -641,7 +725,14 @@ pub(crate) fn retreat(
     let total: u16 = outside.iter().map(|&l| state.leaders[l].asps).sum::<u16>() + garrison;
     if short > 0 {
         let n = (u32::from(total) * 10 * u32::from(short)).div_ceil(100) as u16;
-        spread_loss(state, &outside, side, Some(Place::outside(hex)), n);
+        spread_loss(
+            state,
+            &outside,
+            side,
+            Some(Place::outside(hex)),
+            n,
+            Sharing::Combat,
+        );
         log.push_with(|| {
             Event::public(
                 "The Crusades 9.6 D",
@@ -688,6 +779,73 @@ mod tests {
             .expect("starts")
             .state()
             .clone()
+    }
+
+    /// Two adjacent open land hexes, far from every city and every force.
+    fn quiet_pair(s: &State) -> (HexId, HexId) {
+        let map = &s.scenario.map;
+        let quiet = |h: HexId| {
+            map.is_land(h)
+                && map.sites.iter().all(|site| map.distance(site.hex, h) > 2)
+                && s.leaders
+                    .iter()
+                    .all(|l| l.place.is_none_or(|p| map.distance(p.hex, h) > 2))
+        };
+        for x in map.grid.ids() {
+            if !quiet(x) {
+                continue;
+            }
+            for y in map.neighbours(x) {
+                if quiet(y) && map.land_crossing(x, y, false) {
+                    return (x, y);
+                }
+            }
+        }
+        panic!("no quiet hexes on the map");
+    }
+
+    /// 9.8.1-9.8.3: a moving force stopped by the zone of a force with a Defend order
+    /// overruns it at 10-1, captures its leader, and moves on along its written path; a
+    /// force without a Defend order overrun the same way does not let it move on.
+    #[test]
+    fn overrunning_a_defending_force_and_moving_on() {
+        for defend in [true, false] {
+            let mut s = state();
+            let (x, y) = quiet_pair(&s);
+            let philip = s.scenario.leader("philip-france").unwrap();
+            let mashtub = s.scenario.leader("al-mashtub").unwrap();
+            s.leaders[philip].place = Some(Place::outside(x));
+            s.leaders[philip].asps = 60;
+            s.leaders[philip].moved = true;
+            s.leaders[mashtub].place = Some(Place::outside(x));
+            s.leaders[mashtub].status = Status::Active;
+            s.leaders[mashtub].asps = 5;
+            s.orders[0].leaders.insert(
+                philip,
+                Order::Move {
+                    path: vec![Place::outside(x), Place::outside(y)],
+                    leave: 0,
+                },
+            );
+            if defend {
+                s.orders[1].leaders.insert(mashtub, Order::Defend);
+            }
+            let mut log = Log::recording();
+            combat_phase(&mut s, &mut log, &BTreeSet::new());
+            assert_eq!(
+                s.leaders[mashtub].asps, 0,
+                "overrun: his ASPs are eliminated"
+            );
+            assert_eq!(
+                s.leaders[mashtub].status,
+                Status::Captured(Side::Crusaders),
+                "and he is captured (9.8.2 A)"
+            );
+            let expected = if defend { y } else { x };
+            assert_eq!(s.leaders[philip].place, Some(Place::outside(expected)));
+            let moved_on = log.events().iter().any(|e| e.case == "The Crusades 9.8.3");
+            assert_eq!(moved_on, defend);
+        }
     }
 
     /// 12.5.7: troops landed in a coastal hex who must retreat go back onto the fleet that

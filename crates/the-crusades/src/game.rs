@@ -80,15 +80,22 @@ impl engine::Game for State {
     }
 
     /// 5.0: the other seat's written orders are its only secret; a re-sampled state forgets
-    /// them (its leaders and fleets then do nothing), keeping whether it has committed.
+    /// them (its leaders and fleets then do nothing), keeping whether it has committed. Once
+    /// both seats have committed the books are revealed (in the Random Events, Combat and
+    /// Siege Phases' decisions) and kept.
     fn determinize(&self, seat: Seat, _rng: &mut dyn rand_core::RngCore) -> Self {
         let mut s = self.clone();
+        if s.phase != crate::state::Phase::Orders {
+            return s;
+        }
         for (i, book) in s.orders.iter_mut().enumerate() {
             if i != seat.index() {
                 book.leaders.clear();
                 book.fleets.clear();
                 book.command.clear();
                 book.take.clear();
+                book.losses.clear();
+                book.escort.clear();
             }
         }
         s

@@ -13,8 +13,10 @@
 //! | 6.4 Movement Attrition, 13.2 winter attrition | [`attrition`] |
 //! | 7.0 Zones of Influence | [`zoi`] |
 //! | 8.0 Leaders (commanders) | [`combat::commander`] |
-//! | 9.0 Combat | [`combat`] |
-//! | 10.0 Sieges | [`siege`] |
+//! | 9.0 Combat (9.8.3 moving on after an overrun: [`combat::move_on`]) | [`combat`] |
+//! | 9.7.5-9.7.6 captured leaders, ransom and exchange | [`captives`] |
+//! | 3.6 B, 6.4.5, 9.5 D loss distribution and the loss order | [`attrition::spread_loss`] |
+//! | 10.0 Sieges, 10.4.2 surrender | [`siege`] |
 //! | 11.0 Lines of Communication | [`supply`] |
 //! | 12.0 Naval Rules | [`naval`] |
 //! | 13.0 Weather | [`movement::allowance`], [`attrition`], [`naval`], [`scenario`] (calendar) |
@@ -22,13 +24,16 @@
 //! | 15.0 Neutrals | [`neutrals`] |
 //! | 16.0 The Third Crusade: set-up, reinforcements | [`scenario`], [`sequence`] |
 //! | 16.5 Victory | [`victory`] |
+//! | the `heuristic` AI player's doctrine | [`doctrine`] |
 //!
 //! Rule choices where the text is ambiguous are in `docs/the-crusades/rules-notes.md`.
 
 pub mod action;
 pub mod attrition;
+pub mod captives;
 pub mod combat;
 pub mod data;
+pub mod doctrine;
 pub mod events;
 pub mod game;
 pub mod map;
@@ -47,6 +52,7 @@ pub mod view;
 pub mod zoi;
 
 pub use action::Action;
+pub use doctrine::Doctrine;
 pub use game::audit;
 pub use state::State;
 

@@ -139,6 +139,8 @@ pub struct Map {
     site_at: BTreeMap<HexId, usize>,
     sides: BTreeMap<Hexside, Feature>,
     egypt: BTreeSet<HexId>,
+    /// Land hexes touching the sea, worked out once (fleets ask it at every step).
+    coastal: BTreeSet<HexId>,
 }
 
 impl Map {
@@ -290,7 +292,7 @@ impl Map {
         let egypt = hex_list(&grid, &raw.egypt.hexes, file, &mut errors)
             .into_iter()
             .collect();
-        let map = Map {
+        let mut map = Map {
             title: raw.title,
             grid,
             terrain,
@@ -298,7 +300,13 @@ impl Map {
             site_at,
             sides,
             egypt,
+            coastal: BTreeSet::new(),
         };
+        map.coastal = map
+            .grid
+            .ids()
+            .filter(|&h| map.is_land(h) && map.neighbours(h).iter().any(|&n| !map.is_land(n)))
+            .collect();
         for s in &map.sites {
             if s.sheltered && !s.port {
                 errors.push(
@@ -387,7 +395,7 @@ impl Map {
 
     /// Whether a land hex touches the sea (a coastal hex, 12.5.5).
     pub fn is_coastal(&self, id: HexId) -> bool {
-        self.is_land(id) && self.neighbours(id).iter().any(|&n| !self.is_land(n))
+        self.coastal.contains(&id)
     }
 
     /// Whether a fleet may be in `id`: a hex that contains sea (12.2.2).

@@ -8,7 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use engine::{Event, Log, RollRecord};
 use hexgrid::{search, HexId};
 
-use crate::attrition::spread_loss;
+use crate::attrition::{spread_loss, Sharing};
 use crate::combat::loss_asps;
 use crate::map::Place;
 use crate::orders::FleetOrder;
@@ -320,7 +320,7 @@ fn lose_nsps(state: &mut State, log: &mut Log, fleets: &[usize], mut lost: u16) 
         let carried: u16 = cargo.iter().map(|&l| state.leaders[l].asps).sum();
         if carried > cap {
             let side = state.scenario.fleets[f].side;
-            spread_loss(state, &cargo, side, None, carried - cap);
+            spread_loss(state, &cargo, side, None, carried - cap, Sharing::Attrition);
         }
     }
 }
@@ -441,7 +441,7 @@ pub fn debark(state: &mut State, log: &mut Log, turn: &mut NavalTurn) {
         let asps: u16 = cargo.iter().map(|&l| state.leaders[l].asps).sum();
         let lost = if i32::from(d) + bonus >= 5 {
             let n = u32::from(asps).div_ceil(10) as u16;
-            spread_loss(state, &cargo, side, None, n)
+            spread_loss(state, &cargo, side, None, n, Sharing::Attrition)
         } else {
             0
         };

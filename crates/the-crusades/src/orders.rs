@@ -77,6 +77,14 @@ pub struct OrderBook {
     /// (6.1.2, 8.0 I).
     #[serde(default)]
     pub take: BTreeMap<usize, u16>,
+    /// The loss order: leaders named to take the losses their owner distributes before the
+    /// others (6.4.5 B, 9.5 D; see [`crate::attrition::spread_loss`]), in the order named.
+    #[serde(default)]
+    pub losses: Vec<usize>,
+    /// The Crusades 9.7.6 C: prisoners moved under guard, each with the leader whose force
+    /// guards him (prisoner index to guard index); see [`crate::captives::escort_phase`].
+    #[serde(default)]
+    pub escort: BTreeMap<usize, usize>,
     /// Whether the seat has committed.
     pub committed: bool,
 }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 use engine::{Event, Log};
 
-use crate::attrition::{movement_loss, path_aps, spread_loss, still_aps};
+use crate::attrition::{movement_loss, path_aps, spread_loss, still_aps, Sharing};
 use crate::map::Place;
 use crate::movement::{self, walk};
 use crate::naval::{self, NavalTurn};
@@ -79,11 +79,12 @@ impl State {
 
     /// Moves to the next reinforcement waiting for its owner's choice of entry (16.4), or to
     /// the Order Segment's orders when none waits.
+    /// After them, the parley over prisoners (9.7.6).
     pub fn next_arrival(&mut self) {
-        self.phase = match self.arrivals.first() {
-            Some(&r) => Phase::Arrival(self.scenario.reinforcements[r].side),
-            None => Phase::Orders,
-        };
+        match self.arrivals.first() {
+            Some(&r) => self.phase = Phase::Arrival(self.scenario.reinforcements[r].side),
+            None => crate::captives::start_parley(self),
+        }
     }
 
     /// The Crusades 16.4: reinforcement `r` enters at `place`, its leaders aboard its fleets
@@ -153,6 +154,12 @@ impl State {
                 for (&leader, &asps) in &book.take {
                     lines.push(crate::action::Action::Take { leader, asps }.text(self));
                 }
+                for &leader in &book.losses {
+                    lines.push(crate::action::Action::Losses { leader }.text(self));
+                }
+                for (&prisoner, &leader) in &book.escort {
+                    lines.push(crate::action::Action::Escort { leader, prisoner }.text(self));
+                }
                 let text = format!(
                     "orders of the {}: {}",
                     side.name(),
@@ -212,7 +219,17 @@ impl State {
             }
         }
         self.enter_won_cities();
-        crate::siege::siege_phase(self, log);
+        self.siege_next = 0;
+        self.surrender = None;
+        self.continue_sieges(log);
+    }
+
+    /// The Siege Phase (10.0) from where it stopped, then the end of the turn; stops again
+    /// for a decision about surrender (10.4.2).
+    pub fn continue_sieges(&mut self, log: &mut Log) {
+        if crate::siege::siege_phase(self, log) {
+            return;
+        }
         self.end_turn(log);
     }
 
@@ -328,6 +345,15 @@ impl State {
                 }
             }
         }
+        // 9.7.6 C: prisoners set out with their guards.
+        let marches: Vec<(Vec<usize>, Place, Place)> = moves
+            .iter()
+            .filter(|m| !sallied.contains(&m.1[0]))
+            .filter_map(|(_, group, start, entered, _)| {
+                entered.last().map(|&end| (group.clone(), *start, end))
+            })
+            .collect();
+        let escorted = crate::captives::set_out(self, log, &marches);
         self.contested_cities(&moves);
         // 7.2.2 B: a force that ended beside an enemy city must besiege it next turn.
         for (side, group, _, entered, _) in &moves {
@@ -349,7 +375,7 @@ impl State {
             let ok = supplied.get(&group[0]).copied().unwrap_or(true);
             let loss = movement_loss(self, *side, asps, aps, true, ok, false);
             if loss.asps > 0 {
-                spread_loss(self, group, *side, None, loss.asps);
+                spread_loss(self, group, *side, None, loss.asps, Sharing::Attrition);
             }
             let id = self.scenario.leaders[group[0]].id.clone();
             log.push_with(|| {
@@ -395,7 +421,7 @@ impl State {
             let asps: u16 = group.iter().map(|&l| self.leaders[l].asps).sum();
             let loss = movement_loss(self, *side, asps, aps, false, ok, true);
             if loss.asps > 0 {
-                spread_loss(self, &group, *side, None, loss.asps);
+                spread_loss(self, &group, *side, None, loss.asps, Sharing::Attrition);
                 let id = self.scenario.leaders[first].id.clone();
                 log.push_with(|| {
                     Event::public(
@@ -408,6 +434,7 @@ impl State {
                 });
             }
         }
+        crate::captives::arrive(self, log, escorted);
         sallied
     }
 
@@ -555,6 +582,7 @@ impl State {
                 }
             }
         }
+        crate::captives::check_holdings(self, log);
         if self.turn + 1 >= self.scenario.turns.len() {
             let o = crate::victory::outcome(self);
             let text = format!("{} {}", o.reason, o.level.clone().unwrap_or_default());

@@ -52,6 +52,9 @@ pub struct Leader {
     /// The fleet that landed him outside in a coastal hex this turn (12.5.7).
     #[serde(default)]
     pub landed_from: Option<usize>,
+    /// While captured: the city or castle he is held in (9.7.6 A, C).
+    #[serde(default)]
+    pub held: Option<usize>,
 }
 
 /// A fleet's life.
@@ -112,8 +115,83 @@ pub enum Phase {
     /// The Order Segment's reinforcements (16.4): a side chooses where one of its arriving
     /// groups enters the map.
     Arrival(Side),
+    /// The Siege Phase (10.4.2): the besieger of [`State::surrender`]'s city states the
+    /// terms on which it asks the defender to surrender.
+    SurrenderTerms(Side),
+    /// The Siege Phase (10.4.2): the defender answers the request.
+    SurrenderAnswer(Side),
+    /// The Order Segment (9.7.6): a side may offer to exchange or ransom prisoners, or kill
+    /// one it holds.
+    Parley(Side),
+    /// The Order Segment (9.7.6): a side answers the offer in [`State::offer`].
+    OfferAnswer(Side),
     /// The game is over.
     Over,
+}
+
+/// The Crusades 10.4.2: the terms on which a besieger asks a city to surrender.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Terms {
+    /// The defenders march out with their ASPs to the nearest city or castle of their side.
+    MarchOut,
+    /// The defenders lay down their arms: their ASPs are disbanded and their leaders are
+    /// held prisoner (9.7.6).
+    Captivity,
+}
+
+impl Terms {
+    /// The notation.
+    pub fn name(self) -> &'static str {
+        match self {
+            Terms::MarchOut => "march-out",
+            Terms::Captivity => "captivity",
+        }
+    }
+
+    /// Reads the notation.
+    pub fn parse(s: &str) -> Option<Terms> {
+        match s {
+            "march-out" => Some(Terms::MarchOut),
+            "captivity" => Some(Terms::Captivity),
+            _ => None,
+        }
+    }
+}
+
+/// A request to surrender being settled in the Siege Phase (10.4.2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct SurrenderTalk {
+    /// The besieged city or castle.
+    pub site: usize,
+    /// The besieging side.
+    pub attacker: Side,
+    /// The besieged side.
+    pub defender: Side,
+    /// The terms, once stated.
+    pub terms: Option<Terms>,
+    /// Whether the defender refused (the assault then goes ahead).
+    pub refused: bool,
+}
+
+/// The Crusades 9.7.6: what a side offers the other for one of its captured leaders.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Offer {
+    /// Frees `give` (an enemy leader the offering side holds) in exchange for `get` (one of
+    /// its own leaders the other side holds).
+    Exchange {
+        /// The prisoner handed back.
+        give: usize,
+        /// The leader freed in return.
+        get: usize,
+    },
+    /// Turns over the city or castle `site` as the ransom of `get` (the Third Crusade has no
+    /// money).
+    Ransom {
+        /// The leader ransomed.
+        get: usize,
+        /// The city or castle turned over.
+        site: usize,
+    },
 }
 
 /// Optional rules.
@@ -154,6 +232,18 @@ pub struct State {
     pub arrivals: Vec<usize>,
     /// ASPs lost by each side (Crusaders, Saracens), for reports.
     pub losses: [u32; 2],
+    /// The Siege Phase resumes at this city or castle after a decision (10.4.2).
+    #[serde(default)]
+    pub siege_next: usize,
+    /// The request to surrender being settled (10.4.2).
+    #[serde(default)]
+    pub surrender: Option<SurrenderTalk>,
+    /// Sides still to parley over prisoners this Order Segment (9.7.6).
+    #[serde(default)]
+    pub parley: Vec<Side>,
+    /// The offer waiting for an answer, and the side that made it (9.7.6).
+    #[serde(default)]
+    pub offer: Option<(Side, Offer)>,
     /// How the game ended.
     pub outcome: Option<Outcome>,
 }
@@ -176,6 +266,7 @@ impl State {
                 must_besiege: None,
                 moved: false,
                 landed_from: None,
+                held: None,
             })
             .collect();
         for &(i, p) in &s.deploy {
@@ -231,6 +322,10 @@ impl State {
             assassins: Vec::new(),
             arrivals: Vec::new(),
             losses: [0, 0],
+            siege_next: 0,
+            surrender: None,
+            parley: Vec::new(),
+            offer: None,
             outcome: None,
         }
     }

@@ -113,6 +113,12 @@ impl State {
                 for (&leader, &asps) in &book.take {
                     my_orders.push(Action::Take { leader, asps }.text(self));
                 }
+                for &leader in &book.losses {
+                    my_orders.push(Action::Losses { leader }.text(self));
+                }
+                for (&prisoner, &leader) in &book.escort {
+                    my_orders.push(Action::Escort { leader, prisoner }.text(self));
+                }
             }
         }
         View {
@@ -133,6 +139,31 @@ impl State {
                         side.name()
                     )
                 }
+                Phase::SurrenderTerms(side) => format!(
+                    "Siege Phase: the {} state the terms on which they ask {} to surrender",
+                    side.name(),
+                    self.surrender
+                        .map_or_else(String::new, |t| s.map.sites[t.site].name.clone())
+                ),
+                Phase::SurrenderAnswer(side) => format!(
+                    "Siege Phase: the {} answer the request that {} surrender ({})",
+                    side.name(),
+                    self.surrender
+                        .map_or_else(String::new, |t| s.map.sites[t.site].name.clone()),
+                    self.surrender
+                        .and_then(|t| t.terms)
+                        .map_or("", |t| t.name())
+                ),
+                Phase::Parley(side) => {
+                    format!("Prisoners: the {} may make an offer", side.name())
+                }
+                Phase::OfferAnswer(side) => format!(
+                    "Prisoners: the {} answer: {}",
+                    side.name(),
+                    self.offer.map_or_else(String::new, |(_, o)| {
+                        crate::captives::offer_text(self, &o)
+                    })
+                ),
                 Phase::Over => "game over".into(),
             },
             committed: [self.orders[0].committed, self.orders[1].committed],
@@ -148,7 +179,14 @@ impl State {
                         Status::Waiting => "waiting".into(),
                         Status::Active => "active".into(),
                         Status::Aboard(f) => format!("aboard {}", s.fleets[f].id),
-                        Status::Captured(by) => format!("captured by the {}", by.name()),
+                        Status::Captured(by) => match l.held {
+                            Some(si) => format!(
+                                "captured by the {}, held in {}",
+                                by.name(),
+                                s.map.sites[si].name
+                            ),
+                            None => format!("captured by the {}", by.name()),
+                        },
                         Status::Dead => "dead".into(),
                     },
                     asps: l.asps,
@@ -299,7 +337,10 @@ impl State {
                     "waiting for: {}",
                     self.pending_seats()
                         .iter()
-                        .map(|s: &Seat| s.index().to_string())
+                        .map(|s: &Seat| match self.scenario.seats.get(s.index()) {
+                            Some(name) => name.clone(),
+                            None => s.index().to_string(),
+                        })
                         .collect::<Vec<_>>()
                         .join(", ")
                 ),

@@ -89,7 +89,11 @@ fn a_siege_below_three_to_one_fails_and_both_suffer_attrition() {
     besiege_acre(&mut s);
     s.act(Seat(0), "commit", &[]).unwrap();
     s.act(Seat(1), "commit", &[]).unwrap();
+    // 10.4.2: before the assault the Crusaders ask Acre to surrender; the Saracens refuse.
+    s.act(Seat(0), "terms 1619 march-out", &[]).unwrap();
+    s.act(Seat(1), "refuse", &[]).unwrap();
     let log = serde_json::to_string(&s.view(engine::Viewer::Spectator)).unwrap();
+    assert!(log.contains("Acre refuses to surrender"), "{log}");
     assert!(
         log.contains("assault on Acre at 55 to 54: below 3-1, it fails"),
         "{log}"

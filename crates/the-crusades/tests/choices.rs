@@ -30,6 +30,17 @@ fn until_arrival(s: &mut Session<the_crusades::State>) {
                     s.act(seat, "commit", &[]).unwrap();
                 }
             }
+            Phase::SurrenderTerms(side)
+            | Phase::SurrenderAnswer(side)
+            | Phase::OfferAnswer(side) => {
+                let seat = side.seat().expect("a player side");
+                let first = engine::Game::legal_actions(s.state(), seat)[0].clone();
+                s.act_action(seat, &first, &[]).unwrap();
+            }
+            Phase::Parley(side) => {
+                s.act(side.seat().expect("a player side"), "pass", &[])
+                    .unwrap();
+            }
             Phase::Over => panic!("the game ended before any arrival"),
         }
     }
@@ -221,6 +232,16 @@ fn a_saracen_leader_takes_up_leaderless_asps() {
             }
             Phase::Arrival(_) => {
                 s.act(Seat(0), "arrive richard 0112", &[]).unwrap();
+            }
+            Phase::SurrenderTerms(side)
+            | Phase::SurrenderAnswer(side)
+            | Phase::OfferAnswer(side) => {
+                let seat = side.seat().unwrap();
+                let first = engine::Game::legal_actions(s.state(), seat)[0].clone();
+                s.act_action(seat, &first, &[]).unwrap();
+            }
+            Phase::Parley(side) => {
+                s.act(side.seat().unwrap(), "pass", &[]).unwrap();
             }
             Phase::Over => panic!("over"),
         }
