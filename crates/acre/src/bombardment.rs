@@ -1,6 +1,9 @@
 //! Bombardment, counter-bombardment and wall repair (8.0): allocations checked before any
 //! die is rolled, the Bombardment, Counter-Bombardment and Wall Repair Tables, and the
-//! addenda rule that each later engineer point reads the repaired column.
+//! addenda rule that each later engineer point reads the repaired column. With them the
+//! siege engines' losses (12.13, 12.17, 12.23, 12.24, 12.34): what an enemy combat unit
+//! does to an engine it attacks or passes through, when a damaged engine returns and where
+//! it may be placed then.
 
 use std::collections::BTreeSet;
 
@@ -182,4 +185,214 @@ pub fn repair(rules: &Rules, pos: &mut Position, hex: Hex, rolls: &[u8]) -> Vec<
         });
     }
     steps
+}
+
+/// What befell a siege engine overrun by the enemy (12.13, 12.23, 12.34).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum SiegeLoss {
+    /// Damaged: off the map until the Allocation Segment of this Game-Turn (12.17, 12.24).
+    Damaged {
+        /// The Game-Turn it may return.
+        returns_on: u8,
+    },
+    /// Destroyed: out of the game (12.34).
+    Destroyed,
+}
+
+/// Acre 12.17, 12.24: how many Game-Turns a damaged siege tower (three) or giant catapult
+/// (two) is lost; small catapults and ballistae are destroyed instead (12.34: `None`).
+pub fn turns_lost(kind: SiegeKind) -> Option<u8> {
+    /// Acre 12.17: a damaged siege tower is lost for three Game-Turns.
+    const SIEGE_TOWER: u8 = 3;
+    /// Acre 12.24: a damaged giant catapult is lost for two Game-Turns.
+    const GIANT_CATAPULT: u8 = 2;
+    match kind {
+        SiegeKind::SiegeTower => Some(SIEGE_TOWER),
+        SiegeKind::GiantCatapult => Some(GIANT_CATAPULT),
+        SiegeKind::SmallCatapult | SiegeKind::Ballista => None,
+    }
+}
+
+/// Acre 12.13, 12.23, 12.34: whether a siege engine on the map is exposed to the enemy: no
+/// friendly combat unit shares its hex (a leader does not protect it).
+pub fn exposed(rules: &Rules, pos: &Position, siege: usize) -> bool {
+    match pos.siege[siege].at {
+        Location::Map(h) => pos.side_at(rules, h) != Some(rules.siege[siege].side),
+        _ => false,
+    }
+}
+
+/// Acre 12.13, 12.17, 12.23, 12.24, 12.34: an exposed siege engine attacked in melee, or
+/// entered by an enemy combat unit moving, retreating (9.24) or advancing through its hex, on
+/// Game-Turn `turn`: a siege tower or giant catapult is damaged and leaves the map until the
+/// Allocation Segment of the third or second Game-Turn after; a small catapult or ballista
+/// is destroyed. `None` if the engine is not exposed (a friendly combat unit guards it).
+pub fn damage_engine(
+    rules: &Rules,
+    pos: &mut Position,
+    siege: usize,
+    turn: u8,
+) -> Option<SiegeLoss> {
+    if !exposed(rules, pos, siege) {
+        return None;
+    }
+    let state = &mut pos.siege[siege];
+    Some(match turns_lost(rules.siege[siege].kind) {
+        Some(n) => {
+            state.at = Location::OffMap;
+            state.returns_on = Some(turn + n);
+            SiegeLoss::Damaged {
+                returns_on: turn + n,
+            }
+        }
+        None => {
+            state.at = Location::Destroyed;
+            state.returns_on = None;
+            SiegeLoss::Destroyed
+        }
+    })
+}
+
+/// Acre 12.17, 12.24, 12.23, 12.12, 5.53: whether a repaired Crusader engine may be
+/// re-deployed in `hex` when it returns: on the ground between the outerworks and the foss
+/// where 12.23 deploys giant catapults (never an unfilled foss or outerworks hex for a
+/// giant catapult, never an unfilled foss for a siege tower), in a hex without another
+/// siege unit or an enemy unit. Moslem engines are never damaged, only destroyed (12.34).
+/// `turn` is the Game-Turn whose Allocation Segment it is.
+pub fn check_return(
+    rules: &Rules,
+    pos: &Position,
+    siege: usize,
+    hex: Hex,
+    turn: u8,
+) -> Result<(), String> {
+    use crate::map::Class;
+    let s = &rules.siege[siege];
+    let id = rules.map.id(hex);
+    let due = pos.siege[siege].returns_on.is_some_and(|t| t <= turn);
+    if !due || pos.siege[siege].at != Location::OffMap {
+        return Err(format!(
+            "{} is not a damaged engine due back this Game-Turn (12.17, 12.24)",
+            s.name
+        ));
+    }
+    if !rules.map.between_outerworks_and_foss().contains(&hex) {
+        return Err(format!(
+            "{} returns between the outerworks and the foss, not in {id} (12.23)",
+            s.name
+        ));
+    }
+    let class = rules.map.class(hex);
+    let unfilled = pos.unfilled_foss(rules, hex);
+    let barred = match s.kind {
+        SiegeKind::GiantCatapult => unfilled || class == Class::Outerworks,
+        SiegeKind::SiegeTower => unfilled,
+        _ => false,
+    };
+    if barred {
+        return Err(format!(
+            "{} may not be deployed in {id} (12.12, 12.23)",
+            s.name
+        ));
+    }
+    if pos.siege_at(hex).is_some() {
+        return Err(format!("{id} already holds a siege unit (5.53)"));
+    }
+    if pos.side_at(rules, hex).is_some_and(|x| x != s.side)
+        || pos
+            .leader_at(hex)
+            .is_some_and(|l| rules.leaders[l].side != s.side)
+    {
+        return Err(format!("{id} holds an enemy unit (5.12)"));
+    }
+    Ok(())
+}
+
+/// Acre 12.17, 12.24: re-deploys a repaired engine at a checked hex ([`check_return`]).
+pub fn return_engine(
+    rules: &Rules,
+    pos: &mut Position,
+    siege: usize,
+    hex: Hex,
+    turn: u8,
+) -> Result<(), String> {
+    check_return(rules, pos, siege, hex, turn)?;
+    let s = &mut pos.siege[siege];
+    s.at = Location::Map(hex);
+    s.returns_on = None;
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::test_support::{put, setup};
+
+    fn engine(rules: &Rules, name: &str) -> usize {
+        rules.siege.iter().position(|s| s.name == name).unwrap()
+    }
+
+    #[test]
+    fn engines_overrun_are_damaged_or_destroyed() {
+        let (r, mut p) = setup();
+        let h = r.map.hex("1414").unwrap();
+        let tower = engine(&r, "Siege Tower 1");
+        let giant = engine(&r, "The Victorious");
+        let ballista = engine(&r, "Ballista 1");
+        p.siege[tower].at = Location::Map(h);
+        // 12.13: guarded by a combat unit, not exposed.
+        let u = put(&r, &mut p, "English Men-at-Arms 1", "1414");
+        assert_eq!(damage_engine(&r, &mut p, tower, 5), None);
+        p.units[u].at = Location::OffMap;
+        // 12.17: a siege tower is lost for three Game-Turns.
+        assert_eq!(
+            damage_engine(&r, &mut p, tower, 5),
+            Some(SiegeLoss::Damaged { returns_on: 8 })
+        );
+        assert_eq!(p.siege[tower].at, Location::OffMap);
+        // 12.24: a giant catapult for two.
+        p.siege[giant].at = Location::Map(h);
+        assert_eq!(
+            damage_engine(&r, &mut p, giant, 5),
+            Some(SiegeLoss::Damaged { returns_on: 7 })
+        );
+        // 12.34: small catapults and ballistae are destroyed.
+        p.siege[ballista].at = Location::Map(h);
+        assert_eq!(
+            damage_engine(&r, &mut p, ballista, 5),
+            Some(SiegeLoss::Destroyed)
+        );
+        assert_eq!(p.siege[ballista].at, Location::Destroyed);
+        // The return: in the Allocation Segment of Turn 7, between outerworks and foss.
+        let crusader_ground = r.map.hex("1414").unwrap();
+        assert!(check_return(&r, &p, giant, crusader_ground, 6).is_err());
+        assert!(check_return(&r, &p, giant, r.map.hex("2010").unwrap(), 7).is_err());
+        assert!(
+            check_return(&r, &p, giant, r.map.hex("1712").unwrap(), 7).is_err(),
+            "unfilled foss"
+        );
+        assert!(
+            check_return(&r, &p, giant, r.map.hex("0815").unwrap(), 7).is_err(),
+            "outerworks"
+        );
+        return_engine(&r, &mut p, giant, crusader_ground, 7).unwrap();
+        assert_eq!(p.siege[giant].returns_on, None);
+        assert!(
+            check_return(&r, &p, tower, crusader_ground, 8).is_err(),
+            "5.53"
+        );
+        p.filled.insert(r.map.hex("1712").unwrap());
+        assert!(check_return(&r, &p, tower, r.map.hex("1712").unwrap(), 8).is_ok());
+    }
+
+    #[test]
+    fn counter_bombardment_loses_a_giant_catapult_two_game_turns() {
+        // 8.23's example: damaged on Game-Turn Three, back on Game-Turn Five.
+        let (r, mut p) = setup();
+        let giant = engine(&r, "The Furious");
+        p.siege[giant].at = Location::Map(r.map.hex("1414").unwrap());
+        assert!(counter_bombard(&r, &mut p, giant, 6, 3));
+        assert!(check_return(&r, &p, giant, r.map.hex("1413").unwrap(), 4).is_err());
+        assert!(check_return(&r, &p, giant, r.map.hex("1413").unwrap(), 5).is_ok());
+    }
 }

@@ -1,6 +1,8 @@
 //! Cavalry and the naphtha grenadiers (15.0), with retreat before melee (10.2): the
 //! announced charge along at least four clear hexes in a straight line (15.21), who may and
-//! who must retreat before combat, and the grenadiers' four grenade attacks (15.3).
+//! who must retreat before combat (the retreat itself: [`crate::retreat::start_before_combat`]),
+//! the charger disrupted once its melee is resolved (15.21), and the grenadiers' four grenade
+//! attacks that make the defender retreat (15.3).
 
 use hexgrid::Hex;
 
@@ -100,6 +102,56 @@ pub fn grenade_left(rules: &Rules, used: u8) -> bool {
     used < rules.scenario.engineering.naphtha_grenades
 }
 
+/// Acre 15.21: "After the melee attack has been resolved, the Crusader unit is automatically
+/// disrupted": call it once the charging unit's melee (and any advance after it) is over,
+/// also when the target retreated before combat (the charge is spent: rules-notes).
+pub fn disrupt_after_charge(pos: &mut Position, unit: usize) {
+    pos.units[unit].disrupted = true;
+}
+
+/// Acre 15.3, 10.11, 10.13, 10.15, 10.3: checks a grenade attack by the Naphtha Grenadiers
+/// on the Crusader combat unit in `target`, with `used` grenade attacks already made this
+/// game: only the grenadiers make them, alone (15.3: "No other unit may make grenade
+/// attacks"; no odds are reckoned, rules-notes), undisrupted (10.15), at an adjacent enemy,
+/// four times a game. Returns whether the grenadiers must first mount the wall by ladder
+/// ([`crate::melee::ladder_needed`]).
+pub fn check_grenade_attack(
+    rules: &Rules,
+    pos: &Position,
+    grenadier: usize,
+    target: Hex,
+    used: u8,
+) -> Result<bool, String> {
+    if !rules.unit_type(grenadier).grenadier {
+        return Err(format!(
+            "only the Naphtha Grenadiers make grenade attacks, not {} (15.3)",
+            rules.units[grenadier].name
+        ));
+    }
+    if pos.units[grenadier].disrupted {
+        return Err("disrupted units may not attack (10.15)".into());
+    }
+    if !grenade_left(rules, used) {
+        return Err(format!(
+            "the Naphtha Grenadiers have made their {} grenade attacks (15.3)",
+            rules.scenario.engineering.naphtha_grenades
+        ));
+    }
+    if pos.side_at(rules, target) != Some(Side::Crusader) {
+        return Err(format!(
+            "a grenade attack is made at a Crusader combat unit, and {} holds none (10.13)",
+            rules.map.id(target)
+        ));
+    }
+    crate::melee::ladder_needed(rules, pos, grenadier, target)
+}
+
+/// Acre 15.3: the result of a grenade attack: the defending unit retreats, with no die
+/// rolled. Apply it with [`crate::melee::apply_result`].
+pub fn grenade_result() -> crate::rules::CombatResult {
+    crate::rules::CombatResult::Retreat
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -161,5 +213,49 @@ mod tests {
             (12, 12)
         );
         assert!(grenade_left(&r, 3) && !grenade_left(&r, 4));
+    }
+
+    #[test]
+    fn four_grenade_attacks_each_make_the_defender_retreat() {
+        let (r, mut p) = setup();
+        let g = crate::test_support::put(&r, &mut p, "Naphtha Grenadiers", "1415");
+        let e = crate::test_support::put(&r, &mut p, "English Men-at-Arms 1", "1416");
+        let target = r.map.hex("1416").unwrap();
+        assert_eq!(check_grenade_attack(&r, &p, g, target, 3), Ok(false));
+        assert!(
+            check_grenade_attack(&r, &p, g, target, 4).is_err(),
+            "four a game"
+        );
+        let spear = crate::test_support::put(&r, &mut p, "Taqi Spearmen 1", "1417");
+        assert!(
+            check_grenade_attack(&r, &p, spear, target, 0).is_err(),
+            "grenadiers only"
+        );
+        assert!(check_grenade_attack(&r, &p, g, r.map.hex("1418").unwrap(), 0).is_err());
+        p.units[g].disrupted = true;
+        assert!(check_grenade_attack(&r, &p, g, target, 0).is_err(), "10.15");
+        p.units[g].disrupted = false;
+        assert_eq!(
+            crate::melee::apply_result(&r, &mut p, e, grenade_result()),
+            crate::melee::Applied::Retreat {
+                step_loss_allowed: false
+            }
+        );
+        // A Crusader on the wall is reached by ladder from the street.
+        let w = crate::test_support::put(&r, &mut p, "English Men-at-Arms 2", "1811");
+        p.units[g].at = Location::Map(r.map.hex("1911").unwrap());
+        assert_eq!(
+            check_grenade_attack(&r, &p, g, r.map.hex("1811").unwrap(), 0),
+            Ok(true)
+        );
+        assert!(p.hex_of(w).is_some());
+    }
+
+    #[test]
+    fn a_charger_is_disrupted_after_its_melee() {
+        let (r, mut p) = setup();
+        let k = crate::test_support::put(&r, &mut p, "English Knight Cavalry 1", "1416");
+        disrupt_after_charge(&mut p, k);
+        assert!(p.units[k].disrupted);
     }
 }

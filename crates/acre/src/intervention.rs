@@ -1,11 +1,17 @@
 //! Intervention (7.0): the Moslem player's secret choice each Game-Turn of which off-map
 //! army may join the Assault Phase, its limits, what is revealed when, where the armies
-//! enter, and the free entry of every army when the Crusaders cross the outerworks (7.23).
+//! enter, and the free entry of every army when the Crusaders cross the outerworks (7.23),
+//! with the army units retreated off the map that may not come back this Assault Phase
+//! unless they are Saladin's Guard (9.26).
+
+use std::collections::BTreeMap;
 
 use hexgrid::Hex;
 use serde::{Deserialize, Serialize};
 
-use crate::rules::{Army, Rules};
+use crate::position::Location;
+use crate::rules::{Army, Rules, Side};
+use crate::Position;
 
 /// The three Intervention counters (7.11).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
@@ -141,9 +147,86 @@ pub fn entry_hex(rules: &Rules, hex: Hex) -> bool {
 /// Acre 7.21: entering the map costs one Movement Point (in half points).
 pub const ENTRY_COST: u32 = 2;
 
+/// The Moslem army units retreated off the map in this Assault Phase, each with the Impulse
+/// of its retreat (9.26). Kept by the game for the Assault Phase and cleared at its end.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct RetreatedOff {
+    /// Unit index to the Impulse (1-10) in which it left the map.
+    pub units: BTreeMap<usize, u8>,
+}
+
+impl RetreatedOff {
+    /// Acre 9.26: records a unit retreated off the map in Impulse `impulse`.
+    pub fn record(&mut self, unit: usize, impulse: u8) {
+        self.units.insert(unit, impulse);
+    }
+
+    /// Acre 9.26: whether a unit may be brought back onto the map in the Movement Segment
+    /// of Impulse `impulse`: a unit not retreated off may; one retreated off may not during
+    /// this Assault Phase, except a unit of Saladin's Guard from the next Impulse's
+    /// Movement Segment on ("in the next Movement Phase": rules-notes).
+    pub fn may_return(&self, rules: &Rules, unit: usize, impulse: u8) -> bool {
+        match self.units.get(&unit) {
+            None => true,
+            Some(&left) => rules.contingent_of(unit).guard && impulse > left,
+        }
+    }
+
+    /// Acre 9.26: the Assault Phase is over; every army unit off the map is again one
+    /// waiting to intervene.
+    pub fn clear(&mut self) {
+        self.units.clear();
+    }
+}
+
+/// Acre 7.11-7.13, 7.21, 7.23, 9.26: whether a Moslem army unit off the map may be deployed
+/// onto an entry hex in the Moslem Movement Segment of Impulse `impulse`: its army is among
+/// `armies` (from [`armies`]) and it is not barred by a retreat off the map (9.26).
+pub fn may_deploy(
+    rules: &Rules,
+    pos: &Position,
+    unit: usize,
+    armies: &[Army],
+    off: &RetreatedOff,
+    impulse: u8,
+) -> bool {
+    rules.side_of(unit) == Side::Moslem
+        && pos.units[unit].at == Location::OffMap
+        && rules
+            .contingent_of(unit)
+            .army
+            .is_some_and(|a| a != Army::Garrison && armies.contains(&a))
+        && off.may_return(rules, unit, impulse)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn only_the_guard_comes_back_after_retreating_off_the_map() {
+        let r = Rules::load(&crate::builtin_data()).unwrap();
+        let p = Position::empty(&r);
+        let guard = r.unit("Guard Elite Spearmen").unwrap();
+        let taqi = r.unit("Taqi Spearmen 1").unwrap();
+        let mut off = RetreatedOff::default();
+        off.record(guard, 3);
+        off.record(taqi, 3);
+        let all = armies(&r, Intervention::SaladinAttacks, false);
+        // 9.26: not in the Impulse of the retreat; the Guard from the next one on.
+        assert!(!may_deploy(&r, &p, guard, &all, &off, 3));
+        assert!(may_deploy(&r, &p, guard, &all, &off, 4));
+        assert!(!may_deploy(&r, &p, taqi, &all, &off, 4));
+        assert!(!may_deploy(&r, &p, taqi, &all, &off, 10));
+        // Only under a counter that brings the army.
+        let mosul = armies(&r, Intervention::ArmyOfMosul, false);
+        assert!(!may_deploy(&r, &p, guard, &mosul, &off, 4));
+        // The next Assault Phase, all may come.
+        off.clear();
+        assert!(may_deploy(&r, &p, taqi, &all, &off, 1));
+        let garrison = r.unit("Mashtub Spearmen 1").unwrap();
+        assert!(!may_deploy(&r, &p, garrison, &all, &off, 1));
+    }
 
     #[test]
     fn limits_two_six_and_eight() {

@@ -1,14 +1,16 @@
 //! The Art of Siege: Acre (SPI): the Crusader siege of Acre in June and July 1191, with
 //! Saladin's relieving army outside, every rule enforced.
 //!
-//! Files follow the rulebook's chapters. This is the crate as far as it has come: the data
-//! and the rules of the chapters listed below, each a set of functions over a [`Position`]
-//! and the loaded [`Rules`] data, tested against the rulebook's worked examples, and the
-//! building blocks of the sequence of play (its steps, the secret plans with what each side
-//! sees, the set-up). The engine's [`engine::Game`] that drives them is not built yet.
+//! Files follow the rulebook's chapters: the data and the rules of each chapter, a set of
+//! functions over a [`Position`] and the loaded [`Rules`] data, tested against the
+//! rulebook's worked examples. The game itself, an [`engine::Game`] whose actions drive
+//! every step of the Sequence of Play, is [`State`] ([`state`], [`action`], [`play`],
+//! [`moves`], [`view`], [`describe`], [`game`]); what it does not play yet is listed in
+//! `docs/acre/status.md`.
 //!
 //! | rulebook | file |
 //! |---|---|
+//! | the game: state, actions and notation, the steps played, views | [`state`], [`action`], [`play`], [`moves`], [`view`], [`describe`], [`game`] |
 //! | data: map, counters, tables, scenario | [`data`] (files), [`map`], [`rules`] (typed, checked) |
 //! | where everything stands | [`position`] |
 //! | 4.0 Sequence of Play: the steps, impulses, the early end | [`sequence`] |
@@ -28,28 +30,38 @@
 //!
 //! Rule choices where the text is ambiguous are in `docs/acre/rules-notes.md`.
 
+pub mod action;
 pub mod bombardment;
 pub mod cavalry;
 pub mod data;
+pub mod describe;
 pub mod engineering;
 pub mod fire;
+pub mod game;
 pub mod intervention;
 pub mod leaders;
 pub mod map;
 pub mod melee;
 pub mod movement;
+pub mod moves;
 pub mod planning;
+pub mod play;
 pub mod position;
 pub mod regroup;
 pub mod retreat;
 pub mod rules;
 pub mod sequence;
 pub mod setup;
+pub mod state;
 pub mod victory;
+pub mod view;
 pub mod zoc;
 
+pub use action::Action;
+pub use game::audit;
 pub use position::Position;
 pub use rules::Rules;
+pub use state::State;
 
 use include_dir::{include_dir, Dir};
 

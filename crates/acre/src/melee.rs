@@ -1,11 +1,18 @@
 //! Melee combat (10.0): attack and defence strengths with terrain (5.27), leaders' combat
 //! bonus (14.3), odds rounded for the defender, the die-roll modifier from leaders' morale
-//! (14.2) and army morale (10.5), and the Melee Combat Results Table (10.8).
+//! (14.2) and army morale (10.5), and the Melee Combat Results Table (10.8). Then what the
+//! results do (9.23-9.27, 10.6): disruption, retreat or the garrison's step loss instead,
+//! elimination to the Regrouping Box with the leader left to the loss procedure (14.4);
+//! enemy leaders and siege engines caught alone (5.12, 9.24, 10.61, 12.13, 12.23, 12.34);
+//! and the advance after combat (10.7, with the Addenda to 10.72 and the knights' compulsory
+//! advance of 10.74).
 
 use serde::{Deserialize, Serialize};
 
+use crate::leaders;
 use crate::map::{MeleeEffect, Nationality};
-use crate::rules::{CombatResult, Rules, Side};
+use crate::position::Location;
+use crate::rules::{Army, CombatResult, Rules, Side};
 
 /// One side's strength in a melee, counted in halves so that halving (5.27) is exact.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
@@ -213,35 +220,785 @@ pub fn army_unit_eliminated(pos: &mut crate::Position) -> bool {
 
 /// Acre 10.53-10.55, 10.58 and the 10.8 morale note: a King or the German leader killed
 /// lowers his own nationality's Army Morale Level by one, for good. With the 16.0 option
-/// Conrad is King of Jerusalem. Returns the nationality affected.
+/// Conrad is King of Jerusalem ([`crate::leaders::morale_lost_on_death`]). Returns the
+/// nationality affected.
 pub fn leader_killed(
     rules: &Rules,
     pos: &mut crate::Position,
     leader: usize,
     conrad: bool,
 ) -> Option<Nationality> {
-    let l = &rules.leaders[leader];
-    // 16.0: the leader who takes over a king's contingent is king in his place.
-    let king = l.king
-        || (conrad
-            && rules
-                .conrad_commands
-                .iter()
-                .any(|&(by, c)| by == leader && rules.leaders[rules.contingents[c].leader].king));
-    let nation = (0..rules.contingents.len())
-        .find(|&c| crate::leaders::commands(rules, leader, conrad, c))
-        .and_then(|c| rules.contingents[c].nationality)?;
-    if king || nation == Nationality::German {
-        *pos.morale.crusader.entry(nation).or_insert(0) -= 1;
-        Some(nation)
-    } else {
-        None
+    let nation = crate::leaders::morale_lost_on_death(rules, leader, conrad)?;
+    *pos.morale.crusader.entry(nation).or_insert(0) -= 1;
+    Some(nation)
+}
+
+/// What a combat result did to a unit, and what the players must do next (9.23-9.27, 10.6).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Applied {
+    /// Nothing.
+    NoEffect,
+    /// Disrupted (9.23).
+    Disrupted,
+    /// It must retreat ([`crate::retreat::start`]); a full-strength garrison unit on an
+    /// unbreached wall may take a step loss and stay instead ([`take_step_instead`], 9.27).
+    Retreat {
+        /// The Moslem may choose the step loss instead.
+        step_loss_allowed: bool,
+    },
+    /// A full-strength garrison unit lost a step and stays where it is (9.27).
+    Reduced,
+    /// Placed in the Regrouping Box (9.27); the friendly leader who was in its hex, if any,
+    /// must undergo the leader loss procedure (9.22, 14.4: [`crate::leaders::roll_leader_loss`],
+    /// [`crate::leaders::apply_fate`]).
+    Eliminated {
+        /// The leader left in the hex.
+        leader: Option<usize>,
+    },
+}
+
+/// Acre 9.27, 10.52, 11.15: eliminates a combat unit: into the Regrouping Box, no longer
+/// disrupted; a Moslem army unit counts toward the thirty losses of 10.52. Returns the
+/// friendly leader in its hex, who must undergo the leader loss procedure (9.22, 14.4).
+pub fn eliminate(rules: &Rules, pos: &mut crate::Position, unit: usize) -> Option<usize> {
+    let leader = crate::leaders::leader_with(rules, pos, unit);
+    if matches!(
+        pos.units[unit].at,
+        Location::Regrouping | Location::Destroyed
+    ) {
+        return None;
     }
+    let state = &mut pos.units[unit];
+    state.at = Location::Regrouping;
+    state.disrupted = false;
+    let army = rules.contingent_of(unit).army;
+    if rules.side_of(unit) == Side::Moslem && army.is_some_and(|a| a != Army::Garrison) {
+        army_unit_eliminated(pos);
+    }
+    leader
+}
+
+/// Acre 9.27: whether a garrison unit has two steps (it is printed with a reduced back).
+fn two_steps(rules: &Rules, unit: usize) -> bool {
+    rules.units[unit].reduced.is_some()
+}
+
+/// Acre 9.27: whether a unit given a retreat may take a step loss and stay instead: a
+/// full-strength garrison unit in an unbreached Wall or Tower hex.
+pub fn may_take_step_instead(rules: &Rules, pos: &crate::Position, unit: usize) -> bool {
+    two_steps(rules, unit)
+        && !pos.units[unit].reduced
+        && pos
+            .hex_of(unit)
+            .is_some_and(|h| pos.unbreached_wall(rules, h))
+}
+
+/// Acre 9.27: the Moslem elects the step loss instead of the retreat: the unit is flipped to
+/// its reduced side and stays in place.
+pub fn take_step_instead(
+    rules: &Rules,
+    pos: &mut crate::Position,
+    unit: usize,
+) -> Result<(), String> {
+    if !may_take_step_instead(rules, pos, unit) {
+        return Err(format!(
+            "{} may not take a step loss instead of retreating: only a full-strength garrison unit on an unbreached wall (9.27)",
+            rules.units[unit].name
+        ));
+    }
+    pos.units[unit].reduced = true;
+    Ok(())
+}
+
+/// Acre 9.23, 9.24, 9.27, 10.6 and the Addenda to 9.23: applies a fire or melee result to a
+/// combat unit. D disrupts, or makes a unit already disrupted retreat; R makes it retreat
+/// (the retreat itself is [`crate::retreat`]'s); E eliminates it, except that a
+/// full-strength garrison unit is reduced a step and stays. A garrison unit already reduced
+/// is "removed from play" into the Regrouping Box, where 11.2 may pair it and return it at
+/// full strength (rules-notes).
+pub fn apply_result(
+    rules: &Rules,
+    pos: &mut crate::Position,
+    unit: usize,
+    result: CombatResult,
+) -> Applied {
+    let retreat = |pos: &crate::Position| Applied::Retreat {
+        step_loss_allowed: may_take_step_instead(rules, pos, unit),
+    };
+    match result {
+        CombatResult::NoEffect => Applied::NoEffect,
+        CombatResult::Disrupted if pos.units[unit].disrupted => retreat(pos),
+        CombatResult::Disrupted => {
+            pos.units[unit].disrupted = true;
+            Applied::Disrupted
+        }
+        CombatResult::Retreat => retreat(pos),
+        CombatResult::Eliminated if two_steps(rules, unit) && !pos.units[unit].reduced => {
+            pos.units[unit].reduced = true;
+            Applied::Reduced
+        }
+        CombatResult::Eliminated => Applied::Eliminated {
+            leader: eliminate(rules, pos, unit),
+        },
+    }
+}
+
+/// What a combat unit did to enemy leaders and siege engines it caught alone.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub enum Overrun {
+    /// An enemy leader killed (5.12, 9.24, 10.61, 14.33), and the nationality whose morale
+    /// fell for it (10.53-10.55).
+    LeaderKilled {
+        /// The leader.
+        leader: usize,
+        /// The nationality whose Army Morale Level fell.
+        morale: Option<Nationality>,
+    },
+    /// An enemy siege engine damaged or destroyed (12.13, 12.23, 12.34).
+    Engine {
+        /// The siege unit.
+        siege: usize,
+        /// Damaged until when, or destroyed.
+        loss: crate::bombardment::SiegeLoss,
+    },
+}
+
+/// Acre 5.12, 9.24, 10.61, 12.13, 12.17, 12.23, 12.24, 12.34, 14.33: a combat unit of `by`
+/// enters `hex` (moving into or through it, retreating or advancing) or attacks it in melee
+/// on Game-Turn `turn`. If no enemy combat unit is there, an enemy leader there is
+/// eliminated (killed) and an enemy siege engine damaged (siege tower, giant catapult) or
+/// destroyed (small catapult, ballista). Call it for every hex a combat unit enters and for
+/// every melee attack on a hex without an enemy combat unit.
+pub fn overrun(
+    rules: &Rules,
+    pos: &mut crate::Position,
+    hex: hexgrid::Hex,
+    by: Side,
+    turn: u8,
+    conrad: bool,
+) -> Vec<Overrun> {
+    let mut out = Vec::new();
+    if pos.side_at(rules, hex) == Some(by.enemy()) {
+        return out;
+    }
+    if let Some(l) = pos.leader_at(hex).filter(|&l| rules.leaders[l].side != by) {
+        let morale = crate::leaders::kill(rules, pos, l, conrad);
+        out.push(Overrun::LeaderKilled { leader: l, morale });
+    }
+    if let Some(s) = pos.siege_at(hex).filter(|&s| rules.siege[s].side != by) {
+        if let Some(loss) = crate::bombardment::damage_engine(rules, pos, s, turn) {
+            out.push(Overrun::Engine { siege: s, loss });
+        }
+    }
+    out
+}
+
+/// Something that advances after a melee (10.7).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+pub enum Advancer {
+    /// An attacking combat unit.
+    Unit(usize),
+    /// A leader stacked with an attacking combat unit (Addenda to 10.72).
+    Leader(usize),
+}
+
+/// How a melee's defender left its hex, for the advance after combat (10.7).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Vacated {
+    /// The defender was eliminated (10.71) rather than retreated (10.72, 10.24).
+    pub eliminated: bool,
+    /// The Path of Retreat (10.72): the hex the defender vacated, then every hex it
+    /// retreated through, in order. For an elimination, the vacated hex alone.
+    pub path: Vec<hexgrid::Hex>,
+}
+
+/// Acre 10.72, 10.73, 5.27, 15.14: how many hexes of the path a piece may enter, in order,
+/// up to its Movement Allowance: never a hex with an enemy combat unit or prohibited
+/// terrain (marsh for cavalry), nor beyond it; never an enemy-controlled Wall or Tower hex
+/// other than the hex its side attacked (10.73); a leader never into an enemy leader or
+/// siege unit (5.12). Zones of control are otherwise disregarded.
+fn reach(rules: &Rules, pos: &crate::Position, who: Advancer, path: &[hexgrid::Hex]) -> usize {
+    let (side, allowance, cavalry) = match who {
+        Advancer::Unit(u) => (
+            rules.side_of(u),
+            rules.units[u].movement as usize,
+            rules.unit_type(u).cavalry,
+        ),
+        Advancer::Leader(l) => (
+            rules.leaders[l].side,
+            rules.leaders[l].movement as usize,
+            false,
+        ),
+    };
+    let mut n = 0;
+    for (i, &h) in path.iter().enumerate().take(allowance) {
+        let enemy_unit = pos.side_at(rules, h) == Some(side.enemy());
+        let prohibited = pos.effects(rules, h).cost.is_none()
+            || (cavalry && rules.map.class(h) == crate::map::Class::Marsh)
+            || (i > 0 && rules.map.all_sea_between(path[i - 1], h));
+        let walled = i > 0
+            && rules.map.is_wall_or_tower(h)
+            && crate::zoc::controlled(rules, pos, h, side.enemy());
+        let leader_barred = matches!(who, Advancer::Leader(_))
+            && (pos
+                .leader_at(h)
+                .is_some_and(|l| rules.leaders[l].side != side)
+                || pos.siege_at(h).is_some_and(|s| rules.siege[s].side != side));
+        if enemy_unit || prohibited || walled || leader_barred {
+            break;
+        }
+        n = i + 1;
+    }
+    n
+}
+
+/// Acre 10.71-10.74, the Addenda to 10.72, 10.24, 5.51, 5.52: checks and makes an advance
+/// after a melee on Game-Turn `turn`. `attackers` are the combat units that took part in
+/// the attack; `moves` pairs each advancing piece with how many hexes of the Path of Retreat
+/// it enters, in order from the vacated hex. After an elimination (10.71) one attacking unit
+/// and one leader may enter the vacated hex; after a retreat (10.72, or a retreat before
+/// combat, 10.24) any attackers may follow the path up to their Movement Allowance. A leader
+/// may advance only if he stands with an attacking combat unit (Addenda to 10.72). Crusader
+/// knights must advance as far as they can (10.74): every hex of the path a knight could
+/// still reach beyond where it stops, short of the first outerworks hex, must be taken by
+/// another advancing unit. Enemy leaders and engines met on the way are overrun
+/// ([`overrun`]); an army unit entering Acre raises Moslem morale (10.51). Nothing changes
+/// if the advance is refused.
+pub fn advance(
+    rules: &Rules,
+    pos: &mut crate::Position,
+    attackers: &[usize],
+    vacated: &Vacated,
+    moves: &[(Advancer, usize)],
+    turn: u8,
+    conrad: bool,
+) -> Result<Vec<Overrun>, String> {
+    let path = &vacated.path;
+    let Some(&first) = attackers.first() else {
+        return Err("an advance after combat needs the attacking units (10.7)".into());
+    };
+    let side = rules.side_of(first);
+    if path.is_empty() || (vacated.eliminated && path.len() != 1) {
+        return Err("the Path of Retreat starts with the vacated hex; after an elimination it is that hex alone (10.71, 10.72)".into());
+    }
+    let mut seen = Vec::new();
+    for &(who, n) in moves {
+        if seen.contains(&who) {
+            return Err("each piece advances once (10.7)".into());
+        }
+        seen.push(who);
+        if n == 0 {
+            return Err("an advance enters at least the vacated hex (10.7)".into());
+        }
+        match who {
+            Advancer::Unit(u) if !attackers.contains(&u) => {
+                return Err(format!(
+                    "{} did not take part in the attack and may not advance (10.71, 10.72)",
+                    rules.units[u].name
+                ))
+            }
+            Advancer::Leader(l) => {
+                let with_attacker = attackers.iter().any(|&u| {
+                    pos.hex_of(u).is_some() && pos.hex_of(u) == leaders::leader_hex(pos, l)
+                });
+                if rules.leaders[l].side != side || !with_attacker {
+                    return Err(format!(
+                        "{} may advance only stacked with a combat unit that took part in the attack (Addenda to 10.72)",
+                        rules.leaders[l].name
+                    ));
+                }
+            }
+            Advancer::Unit(_) => {}
+        }
+    }
+    if vacated.eliminated {
+        let units = moves
+            .iter()
+            .filter(|(w, _)| matches!(w, Advancer::Unit(_)))
+            .count();
+        if units > 1 || moves.len() - units > 1 {
+            return Err(
+                "after an elimination one attacking unit and one leader may advance (10.71)".into(),
+            );
+        }
+    }
+    let mut next = pos.clone();
+    let mut overruns = Vec::new();
+    // Combat units first, then leaders, who may follow where the units cleared the way.
+    let mut order: Vec<(Advancer, usize)> = moves.to_vec();
+    order.sort_by_key(|(w, _)| matches!(w, Advancer::Leader(_)));
+    for &(who, n) in &order {
+        let can = reach(rules, &next, who, path);
+        if n > can {
+            let name = match who {
+                Advancer::Unit(u) => &rules.units[u].name,
+                Advancer::Leader(l) => &rules.leaders[l].name,
+            };
+            return Err(format!(
+                "{name} may advance at most {can} hexes along the Path of Retreat here (10.72, 10.73)"
+            ));
+        }
+        if let Advancer::Unit(u) = who {
+            for &h in &path[..n] {
+                overruns.extend(overrun(rules, &mut next, h, side, turn, conrad));
+                if side == Side::Moslem
+                    && rules.map.in_acre(h)
+                    && rules
+                        .contingent_of(u)
+                        .army
+                        .is_some_and(|a| a != Army::Garrison)
+                {
+                    army_unit_entered_acre(&mut next);
+                }
+            }
+        }
+    }
+    for &(who, n) in &order {
+        let end = Location::Map(path[n - 1]);
+        match who {
+            Advancer::Unit(u) => next.units[u].at = end,
+            Advancer::Leader(l) => next.leaders[l].at = end,
+        }
+    }
+    for &h in path {
+        let units = (0..rules.units.len())
+            .filter(|&u| next.units[u].at == Location::Map(h))
+            .count();
+        let leaders = (0..rules.leaders.len())
+            .filter(|&l| next.leaders[l].at == Location::Map(h))
+            .count();
+        if units > 1 || leaders > 1 {
+            return Err(format!(
+                "one combat unit and one leader at most may end in {} (5.51, 5.52)",
+                rules.map.id(h)
+            ));
+        }
+    }
+    // 10.74: knights advance as far as possible, short of the outerworks.
+    for &u in attackers {
+        if rules.side_of(u) != Side::Crusader || !rules.unit_type(u).knight {
+            continue;
+        }
+        let went = moves
+            .iter()
+            .find(|(w, _)| *w == Advancer::Unit(u))
+            .map_or(0, |(_, n)| *n);
+        let before_outerworks = path
+            .iter()
+            .position(|&h| rules.map.class(h) == crate::map::Class::Outerworks)
+            .unwrap_or(path.len());
+        let must = reach(rules, pos, Advancer::Unit(u), path).min(before_outerworks);
+        for &h in path.iter().take(must).skip(went) {
+            if next.unit_at(h).is_none() {
+                return Err(format!(
+                    "{} must advance as far as possible along the Path of Retreat: {} is free (10.74)",
+                    rules.units[u].name,
+                    rules.map.id(h)
+                ));
+            }
+        }
+    }
+    *pos = next;
+    Ok(overruns)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::test_support::{put, setup};
+    use hexgrid::Hex;
+
+    fn hexes(r: &Rules, ids: &[&str]) -> Vec<Hex> {
+        ids.iter().map(|i| r.map.hex(i).unwrap()).collect()
+    }
+
+    #[test]
+    fn results_disrupt_retreat_and_eliminate() {
+        let (r, mut p) = setup();
+        let t = put(&r, &mut p, "Taqi Spearmen 1", "1415");
+        // 9.23: a second disruption is a retreat.
+        assert_eq!(
+            apply_result(&r, &mut p, t, CombatResult::Disrupted),
+            Applied::Disrupted
+        );
+        assert_eq!(
+            apply_result(&r, &mut p, t, CombatResult::Disrupted),
+            Applied::Retreat {
+                step_loss_allowed: false
+            }
+        );
+        // 9.27, 10.52: an army unit eliminated goes to the Box and counts toward the thirty.
+        let taqi = r.leader("Taqi").unwrap();
+        p.leaders[taqi].at = Location::Map(r.map.hex("1415").unwrap());
+        assert_eq!(
+            apply_result(&r, &mut p, t, CombatResult::Eliminated),
+            Applied::Eliminated { leader: Some(taqi) }
+        );
+        assert_eq!(p.units[t].at, Location::Regrouping);
+        assert!(!p.units[t].disrupted);
+        assert_eq!(p.morale.army_losses, 1);
+        // A Crusader unit's elimination counts nothing for 10.52.
+        let e = put(&r, &mut p, "English Men-at-Arms 1", "1414");
+        assert_eq!(
+            apply_result(&r, &mut p, e, CombatResult::Eliminated),
+            Applied::Eliminated { leader: None }
+        );
+        assert_eq!(p.morale.army_losses, 1);
+    }
+
+    #[test]
+    fn garrison_units_have_two_steps_and_may_hold_the_wall() {
+        let (r, mut p) = setup();
+        let g = put(&r, &mut p, "Mashtub Spearmen 1", "1811");
+        // 9.27: full strength on an unbreached wall may take the step instead of retreating.
+        assert_eq!(
+            apply_result(&r, &mut p, g, CombatResult::Retreat),
+            Applied::Retreat {
+                step_loss_allowed: true
+            }
+        );
+        take_step_instead(&r, &mut p, g).unwrap();
+        assert!(p.units[g].reduced);
+        assert_eq!(p.melee_strength(&r, g), 3);
+        assert_eq!(p.hex_of(g), r.map.hex("1811"));
+        // Reduced: no second step instead of a retreat.
+        assert!(take_step_instead(&r, &mut p, g).is_err());
+        // A breached wall must be left.
+        let q = put(&r, &mut p, "Mashtub Spearmen 2", "1813");
+        p.damage.insert(r.map.hex("1813").unwrap(), 6);
+        assert_eq!(
+            apply_result(&r, &mut p, q, CombatResult::Retreat),
+            Applied::Retreat {
+                step_loss_allowed: false
+            }
+        );
+        // E flips a full-strength garrison unit in place, then removes it to the Box.
+        assert_eq!(
+            apply_result(&r, &mut p, q, CombatResult::Eliminated),
+            Applied::Reduced
+        );
+        assert_eq!(p.hex_of(q), r.map.hex("1813"));
+        assert!(matches!(
+            apply_result(&r, &mut p, q, CombatResult::Eliminated),
+            Applied::Eliminated { .. }
+        ));
+        assert_eq!(p.units[q].at, Location::Regrouping);
+        assert_eq!(
+            p.morale.army_losses, 0,
+            "garrison losses are not army losses (10.52)"
+        );
+        // Street units may not hold instead of retreating.
+        let s = put(&r, &mut p, "Mashtub Spearmen 3", "2010");
+        assert!(!may_take_step_instead(&r, &p, s));
+    }
+
+    #[test]
+    fn leaders_and_engines_caught_alone_are_overrun() {
+        let (r, mut p) = setup();
+        let h = r.map.hex("1416").unwrap();
+        let tower = r
+            .siege
+            .iter()
+            .position(|s| s.name == "Siege Tower 1")
+            .unwrap();
+        let richard = r.leader("Richard").unwrap();
+        p.siege[tower].at = Location::Map(h);
+        p.leaders[richard].at = Location::Map(h);
+        // Guarded by a Crusader combat unit: nothing happens.
+        let e = put(&r, &mut p, "English Men-at-Arms 1", "1416");
+        assert!(overrun(&r, &mut p, h, Side::Moslem, 3, false).is_empty());
+        p.units[e].at = Location::OffMap;
+        let out = overrun(&r, &mut p, h, Side::Moslem, 3, false);
+        assert_eq!(
+            out,
+            vec![
+                Overrun::LeaderKilled {
+                    leader: richard,
+                    morale: Some(Nationality::English)
+                },
+                Overrun::Engine {
+                    siege: tower,
+                    loss: crate::bombardment::SiegeLoss::Damaged { returns_on: 6 }
+                },
+            ]
+        );
+        assert!(p.leaders[richard].dead);
+        assert_eq!(p.morale.crusader[&Nationality::English], -1);
+        assert_eq!(p.siege[tower].at, Location::OffMap);
+        // Friendly pieces are never overrun.
+        let cat = r.siege.iter().position(|s| s.name == "Ballista 1").unwrap();
+        p.siege[cat].at = Location::Map(h);
+        assert!(overrun(&r, &mut p, h, Side::Crusader, 3, false).is_empty());
+    }
+
+    #[test]
+    fn advance_after_an_elimination_is_one_unit_and_one_leader() {
+        let (r, mut p) = setup();
+        let a = put(&r, &mut p, "English Men-at-Arms 1", "1414");
+        let b = put(&r, &mut p, "English Men-at-Arms 2", "1314");
+        let richard = r.leader("Richard").unwrap();
+        p.leaders[richard].at = Location::Map(r.map.hex("1314").unwrap());
+        let vacated = Vacated {
+            eliminated: true,
+            path: hexes(&r, &["1415"]),
+        };
+        let two = [(Advancer::Unit(a), 1), (Advancer::Unit(b), 1)];
+        assert!(advance(&r, &mut p, &[a, b], &vacated, &two, 1, false).is_err());
+        // 10.71 with the Addenda to 10.72: the leader stacked with an attacker may go.
+        let one = [(Advancer::Unit(a), 1), (Advancer::Leader(richard), 1)];
+        advance(&r, &mut p, &[a, b], &vacated, &one, 1, false).unwrap();
+        assert_eq!(p.hex_of(a), r.map.hex("1415"));
+        assert_eq!(
+            p.leaders[richard].at,
+            Location::Map(r.map.hex("1415").unwrap())
+        );
+        // A leader not stacked with an attacking unit may not advance.
+        let (r, mut p) = setup();
+        let a = put(&r, &mut p, "English Men-at-Arms 1", "1414");
+        p.leaders[richard].at = Location::Map(r.map.hex("1314").unwrap());
+        let lone = [(Advancer::Leader(richard), 1)];
+        assert!(advance(&r, &mut p, &[a], &vacated, &lone, 1, false).is_err());
+        assert_eq!(
+            p.leaders[richard].at,
+            Location::Map(r.map.hex("1314").unwrap())
+        );
+        // A non-attacker may not advance.
+        let other = put(&r, &mut p, "English Men-at-Arms 3", "1313");
+        let wrong = [(Advancer::Unit(other), 1)];
+        assert!(advance(&r, &mut p, &[a], &vacated, &wrong, 1, false).is_err());
+    }
+
+    #[test]
+    fn advance_along_the_path_of_retreat_up_to_the_movement_allowance() {
+        let (r, mut p) = setup();
+        let m = put(&r, &mut p, "English Men-at-Arms 1", "1414");
+        let d = put(&r, &mut p, "Taqi Spearmen 1", "1421");
+        let vacated = Vacated {
+            eliminated: false,
+            path: hexes(
+                &r,
+                &["1415", "1416", "1417", "1418", "1419", "1420", "1421"],
+            ),
+        };
+        // Men-at-arms move 4: the fifth hex is too far.
+        assert!(advance(
+            &r,
+            &mut p,
+            &[m],
+            &vacated,
+            &[(Advancer::Unit(m), 5)],
+            1,
+            false
+        )
+        .is_err());
+        let before = p.clone();
+        advance(
+            &r,
+            &mut p,
+            &[m],
+            &vacated,
+            &[(Advancer::Unit(m), 4)],
+            1,
+            false,
+        )
+        .unwrap();
+        assert_eq!(p.hex_of(m), r.map.hex("1418"));
+        // Never into the retreated enemy.
+        let mut p = before;
+        p.units[d].at = Location::Map(r.map.hex("1417").unwrap());
+        assert!(advance(
+            &r,
+            &mut p,
+            &[m],
+            &vacated,
+            &[(Advancer::Unit(m), 3)],
+            1,
+            false
+        )
+        .is_err());
+        assert!(advance(
+            &r,
+            &mut p,
+            &[m],
+            &vacated,
+            &[(Advancer::Unit(m), 2)],
+            1,
+            false
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn knights_must_advance_as_far_as_they_can() {
+        let (r, mut p) = setup();
+        let k = put(&r, &mut p, "English Knight Cavalry 1", "1414");
+        let m = put(&r, &mut p, "English Men-at-Arms 1", "1314");
+        put(&r, &mut p, "Taqi Spearmen 1", "1421");
+        let vacated = Vacated {
+            eliminated: false,
+            path: hexes(
+                &r,
+                &["1415", "1416", "1417", "1418", "1419", "1420", "1421"],
+            ),
+        };
+        let attackers = [k, m];
+        let try_it = |p: &crate::Position, moves: &[(Advancer, usize)]| {
+            let mut q = p.clone();
+            advance(&r, &mut q, &attackers, &vacated, moves, 1, false)
+        };
+        // 10.74: held back, or stopped short of a free hex it could reach: refused.
+        assert!(try_it(&p, &[(Advancer::Unit(m), 4)]).is_err());
+        assert!(try_it(&p, &[(Advancer::Unit(k), 5)]).is_err());
+        // The farthest hex it can reach is 1420 (the enemy stands in 1421).
+        assert!(try_it(&p, &[(Advancer::Unit(k), 6)]).is_ok());
+        // Another unit ahead of it takes the hexes beyond: the knight goes as far as it can.
+        let mut q = p.clone();
+        let vac2 = Vacated {
+            eliminated: false,
+            path: hexes(&r, &["1415", "1416", "1417", "1418", "1419"]),
+        };
+        put(&r, &mut q, "Taqi Spearmen 2", "1419");
+        let mut q2 = q.clone();
+        assert!(advance(
+            &r,
+            &mut q2,
+            &attackers,
+            &vac2,
+            &[(Advancer::Unit(k), 3), (Advancer::Unit(m), 4)],
+            1,
+            false
+        )
+        .is_ok());
+        let mut q3 = q.clone();
+        assert!(advance(
+            &r,
+            &mut q3,
+            &attackers,
+            &vac2,
+            &[(Advancer::Unit(k), 2), (Advancer::Unit(m), 4)],
+            1,
+            false
+        )
+        .is_err());
+    }
+
+    #[test]
+    fn knights_need_not_advance_into_the_outerworks() {
+        let (r, mut p) = setup();
+        let k = put(&r, &mut p, "Hospitaller Knights 1", "1022");
+        put(&r, &mut p, "Taqi Spearmen 1", "1027");
+        let vacated = Vacated {
+            eliminated: false,
+            path: hexes(&r, &["1023", "1024", "1025", "1026", "1027"]),
+        };
+        assert_eq!(r.map.class(vacated.path[2]), crate::map::Class::Outerworks);
+        let mut q = p.clone();
+        assert!(advance(
+            &r,
+            &mut q,
+            &[k],
+            &vacated,
+            &[(Advancer::Unit(k), 1)],
+            1,
+            false
+        )
+        .is_err());
+        let mut q = p.clone();
+        assert!(advance(
+            &r,
+            &mut q,
+            &[k],
+            &vacated,
+            &[(Advancer::Unit(k), 2)],
+            1,
+            false
+        )
+        .is_ok());
+        assert!(advance(
+            &r,
+            &mut p,
+            &[k],
+            &vacated,
+            &[(Advancer::Unit(k), 4)],
+            1,
+            false
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn no_advance_onto_an_enemy_controlled_wall_not_attacked() {
+        let (r, mut p) = setup();
+        let m = put(&r, &mut p, "English Men-at-Arms 1", "2011");
+        put(&r, &mut p, "Mashtub Spearmen 1", "1810");
+        put(&r, &mut p, "Mashtub Spearmen 2", "1711");
+        let vacated = Vacated {
+            eliminated: false,
+            path: hexes(&r, &["1911", "1811", "1711"]),
+        };
+        assert!(crate::zoc::controlled(
+            &r,
+            &p,
+            vacated.path[1],
+            Side::Moslem
+        ));
+        let mut q = p.clone();
+        assert!(advance(
+            &r,
+            &mut q,
+            &[m],
+            &vacated,
+            &[(Advancer::Unit(m), 2)],
+            1,
+            false
+        )
+        .is_err());
+        assert!(advance(
+            &r,
+            &mut p,
+            &[m],
+            &vacated,
+            &[(Advancer::Unit(m), 1)],
+            1,
+            false
+        )
+        .is_ok());
+    }
+
+    #[test]
+    fn an_advance_into_the_vacated_wall_destroys_a_lone_catapult() {
+        let (r, mut p) = setup();
+        let m = put(&r, &mut p, "English Men-at-Arms 1", "1711");
+        p.filled.insert(r.map.hex("1711").unwrap());
+        let cat = r
+            .siege
+            .iter()
+            .position(|s| s.name == "Moslem Small Catapult 1")
+            .unwrap();
+        p.siege[cat].at = Location::Map(r.map.hex("1811").unwrap());
+        let vacated = Vacated {
+            eliminated: true,
+            path: hexes(&r, &["1811"]),
+        };
+        let out = advance(
+            &r,
+            &mut p,
+            &[m],
+            &vacated,
+            &[(Advancer::Unit(m), 1)],
+            2,
+            false,
+        )
+        .unwrap();
+        assert_eq!(
+            out,
+            vec![Overrun::Engine {
+                siege: cat,
+                loss: crate::bombardment::SiegeLoss::Destroyed
+            }]
+        );
+        assert_eq!(p.siege[cat].at, Location::Destroyed);
+    }
 
     #[test]
     fn odds_round_down_for_the_defender() {

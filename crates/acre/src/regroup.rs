@@ -1,13 +1,21 @@
-//! Regrouping (11.0): isolation by lines of communication to a friendly base (11.1), and the
-//! pairing of identical units in the Regrouping Box (11.2).
+//! Regrouping (11.0): isolation by lines of communication to a friendly base (11.1), the
+//! pairing of identical units in the Regrouping Box (11.2), and the redeployment of every
+//! surviving unit (11.3): the garrison anywhere in Acre, the Crusaders between the outerworks
+//! and the foss more than four hexes from the walls (11.32), the Moslem army off the map.
+//!
+//! The Regrouping Segment in order (4.0 I, 11.0): [`eliminate_isolated`], [`army_leaves_map`],
+//! each side's [`redeploy`] until [`check_redeployment`] passes, [`regroup`], then the
+//! returned units placed with [`redeploy`] (those of [`awaiting_placement`]).
 
 use std::collections::BTreeSet;
 
 use hexgrid::Hex;
 
+use crate::map::Class;
 use crate::position::Location;
 use crate::rules::{Army, Rules, Side};
-use crate::{zoc, Position};
+use crate::setup::Piece;
+use crate::{leaders, zoc, Position};
 
 /// Acre 11.13: whether a hex is a friendly base for a unit of `side`: any camp hex for the
 /// Crusaders; any north or east edge hex for the Moslem army.
@@ -88,6 +96,252 @@ pub fn pairs(rules: &Rules, pos: &Position) -> Vec<(usize, usize)> {
     out
 }
 
+/// Acre 11.15, 11.11: every unit on the map isolated now, all judged at once before any is
+/// removed.
+pub fn isolated_units(rules: &Rules, pos: &Position) -> Vec<usize> {
+    (0..rules.units.len())
+        .filter(|&u| isolated(rules, pos, u))
+        .collect()
+}
+
+/// Acre 11.15, 10.52: at the start of the Regrouping Segment every isolated unit is
+/// eliminated into the Regrouping Box (Moslem army units count toward 10.52). A leader with
+/// an isolated unit is not put through the loss procedure: 14.4 asks it for combat results,
+/// and he is redeployed at once (rules-notes). Returns the units eliminated.
+pub fn eliminate_isolated(rules: &Rules, pos: &mut Position) -> Vec<usize> {
+    let out = isolated_units(rules, pos);
+    for &u in &out {
+        crate::melee::eliminate(rules, pos, u);
+    }
+    out
+}
+
+/// Whether a leader commands a garrison contingent (17.0).
+fn garrison_leader(rules: &Rules, leader: usize) -> bool {
+    rules
+        .contingents
+        .iter()
+        .any(|c| c.army == Some(Army::Garrison) && c.leader == leader)
+}
+
+/// Acre 11.33, 11.0 ("all of a Player's units currently in the game are deployed on (or
+/// off) the map"): every Moslem army unit and army leader on the map is removed from it.
+/// Returns the pieces removed.
+pub fn army_leaves_map(rules: &Rules, pos: &mut Position) -> Vec<Piece> {
+    let mut out = Vec::new();
+    for u in 0..rules.units.len() {
+        let army = rules.contingent_of(u).army;
+        if army.is_some_and(|a| a != Army::Garrison) && pos.hex_of(u).is_some() {
+            pos.units[u].at = Location::OffMap;
+            pos.units[u].disrupted = false;
+            out.push(Piece::Unit(u));
+        }
+    }
+    for l in 0..rules.leaders.len() {
+        if rules.leaders[l].side == Side::Moslem
+            && !garrison_leader(rules, l)
+            && leaders::leader_hex(pos, l).is_some()
+        {
+            pos.leaders[l].at = Location::OffMap;
+            out.push(Piece::Leader(l));
+        }
+    }
+    out
+}
+
+/// Acre 11.31, 11.32: where a side redeploys: the Moslem garrison anywhere within Acre, its
+/// Wall and Tower hexes included; the Crusaders anywhere between the outerworks and the foss
+/// but not within four hexes of a Wall or Tower hex (the distance is the scenario's
+/// `setup_distance`; 11.32 counts it from the walls where 17.0 counts it from the foss:
+/// rules-notes).
+pub fn redeploy_ground(rules: &Rules, side: Side) -> BTreeSet<Hex> {
+    match side {
+        Side::Moslem => rules
+            .map
+            .hexes_of(&[Class::Street, Class::Wall, Class::Tower])
+            .into_iter()
+            .collect(),
+        Side::Crusader => {
+            let limit = rules.scenario.setup_distance;
+            rules
+                .map
+                .between_outerworks_and_foss()
+                .into_iter()
+                .filter(|&h| {
+                    rules
+                        .map
+                        .distance_to(h, &[Class::Wall, Class::Tower])
+                        .is_none_or(|d| d > limit)
+                })
+                .collect()
+        }
+    }
+}
+
+/// Acre 11.3: whether a piece is redeployed on the map: a Crusader combat unit or leader, a
+/// garrison unit or garrison leader. Siege units are not: they move only in the Strategic
+/// Movement Segment (12.23, 12.34); Moslem army pieces go off the map (11.33).
+fn redeployable(rules: &Rules, piece: Piece) -> bool {
+    match piece {
+        Piece::Unit(u) => {
+            rules.side_of(u) == Side::Crusader
+                || rules.contingent_of(u).army == Some(Army::Garrison)
+        }
+        Piece::Leader(l) => rules.leaders[l].side == Side::Crusader || garrison_leader(rules, l),
+        Piece::Siege(_) => false,
+    }
+}
+
+/// Acre 11.3, 11.31, 11.32, 5.5, 5.12, 15.14: whether a piece may be redeployed to `hex`
+/// now: a combat unit or leader on the map (or returning from the Box, 11.2) of the
+/// Crusaders or the garrison, onto its side's redeployment ground, into a hex without
+/// another combat unit (or leader), without an enemy unit, and, for cavalry, without a
+/// friendly siege unit (15.14).
+pub fn check_redeploy(rules: &Rules, pos: &Position, piece: Piece, hex: Hex) -> Result<(), String> {
+    let name = piece.name(rules);
+    let id = rules.map.id(hex);
+    if !redeployable(rules, piece) {
+        return Err(format!(
+            "{name} is not redeployed on the map: siege units stay until the Strategic Movement Segment (12.23, 12.34), the Moslem army leaves the map (11.33)"
+        ));
+    }
+    if !matches!(piece.at(pos), Location::Map(_) | Location::OffMap) {
+        return Err(format!("{name} is not in play (11.3)"));
+    }
+    if let Piece::Leader(l) = piece {
+        let wounded = pos.leaders[l].wounded_until.is_some() && piece.at(pos) == Location::OffMap;
+        if pos.leaders[l].dead || wounded {
+            return Err(format!("{name} is not in play (14.41)"));
+        }
+    }
+    let side = piece.side(rules);
+    if !redeploy_ground(rules, side).contains(&hex) {
+        return Err(match side {
+            Side::Crusader => format!(
+                "{name} may not redeploy to {id}: between the outerworks and the foss, more than {} hexes from the walls (11.32)",
+                rules.scenario.setup_distance
+            ),
+            Side::Moslem => format!("{name} may not redeploy to {id}: the garrison redeploys within Acre (11.31)"),
+        });
+    }
+    if pos.side_at(rules, hex) == Some(side.enemy())
+        || pos
+            .leader_at(hex)
+            .is_some_and(|l| rules.leaders[l].side != side)
+        || pos
+            .siege_at(hex)
+            .is_some_and(|s| rules.siege[s].side != side)
+    {
+        return Err(format!("{id} holds an enemy unit (5.12)"));
+    }
+    let taken = match piece {
+        Piece::Unit(u) => {
+            if rules.unit_type(u).cavalry && pos.siege_at(hex).is_some() {
+                return Err(format!(
+                    "cavalry may not be placed with a siege unit in {id} (15.14)"
+                ));
+            }
+            pos.unit_at(hex).is_some_and(|o| o != u)
+        }
+        Piece::Leader(l) => pos.leader_at(hex).is_some_and(|o| o != l),
+        Piece::Siege(_) => false,
+    };
+    if taken {
+        return Err(format!("{id} already holds one (5.51, 5.52)"));
+    }
+    Ok(())
+}
+
+/// Acre 11.3: redeploys a checked piece ([`check_redeploy`]).
+pub fn redeploy(rules: &Rules, pos: &mut Position, piece: Piece, hex: Hex) -> Result<(), String> {
+    check_redeploy(rules, pos, piece, hex)?;
+    let at = Location::Map(hex);
+    match piece {
+        Piece::Unit(u) => pos.units[u].at = at,
+        Piece::Leader(l) => pos.leaders[l].at = at,
+        Piece::Siege(s) => pos.siege[s].at = at,
+    }
+    Ok(())
+}
+
+/// Acre 11.2, 11.3: the units of `side` returned from the Regrouping Box by [`regroup`]
+/// (`pairs` is what it returned) still to be placed on the map: Crusader and garrison units
+/// waiting off the map. Army units stay off the map (11.0).
+pub fn awaiting_placement(
+    rules: &Rules,
+    pos: &Position,
+    side: Side,
+    pairs: &[(usize, usize)],
+) -> Vec<usize> {
+    pairs
+        .iter()
+        .map(|&(back, _)| back)
+        .filter(|&u| {
+            rules.side_of(u) == side
+                && pos.units[u].at == Location::OffMap
+                && redeployable(rules, Piece::Unit(u))
+        })
+        .collect()
+}
+
+/// Acre 11.3, 11.31-11.33: whether `side`'s redeployment is complete: every Crusader or
+/// garrison combat unit and leader on the map stands on its redeployment ground, none of the
+/// units returned by [`regroup`] (`pairs`; empty before it) waits off the map to be placed,
+/// and no Moslem army piece is left on the map.
+pub fn check_redeployment(
+    rules: &Rules,
+    pos: &Position,
+    side: Side,
+    pairs: &[(usize, usize)],
+) -> Result<(), String> {
+    let ground = redeploy_ground(rules, side);
+    if let Some(&u) = awaiting_placement(rules, pos, side, pairs).first() {
+        return Err(format!(
+            "{} is still to be placed (11.2, 11.3)",
+            rules.units[u].name
+        ));
+    }
+    let units = (0..rules.units.len())
+        .filter(|&u| rules.side_of(u) == side)
+        .map(Piece::Unit);
+    let leaders = (0..rules.leaders.len())
+        .filter(|&l| rules.leaders[l].side == side)
+        .map(Piece::Leader);
+    for piece in units.chain(leaders) {
+        let Location::Map(h) = piece.at(pos) else {
+            continue;
+        };
+        if !redeployable(rules, piece) {
+            return Err(format!("{} must leave the map (11.33)", piece.name(rules)));
+        }
+        if !ground.contains(&h) {
+            return Err(format!(
+                "{} in {} is not on its redeployment ground (11.31, 11.32)",
+                piece.name(rules),
+                rules.map.id(h)
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// Acre 11.2: regroups every pair in the Box ([`pairs`]): the second of each pair is
+/// destroyed for good; the first returns to play, undisrupted and (a garrison unit) at full
+/// strength: a Moslem army unit off the map with its army, the others off the map until
+/// placed by [`redeploy`] ([`awaiting_placement`]). Returns the pairs, returned unit first:
+/// the game keeps them until the returned units are placed.
+pub fn regroup(rules: &Rules, pos: &mut Position) -> Vec<(usize, usize)> {
+    let pairs = pairs(rules, pos);
+    for &(back, gone) in &pairs {
+        pos.units[gone].at = Location::Destroyed;
+        let state = &mut pos.units[back];
+        state.at = Location::OffMap;
+        state.disrupted = false;
+        state.reduced = false;
+    }
+    pairs
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -115,6 +369,94 @@ mod tests {
         // Garrison units never are (11.14).
         let g = put(&r, &mut p, "Mashtub Spearmen 1", "0520");
         assert!(!isolated(&r, &p, g));
+    }
+
+    #[test]
+    fn the_crusaders_redeploy_between_the_outerworks_and_the_foss_away_from_the_walls() {
+        let (r, _) = setup();
+        let ground = redeploy_ground(&r, Side::Crusader);
+        assert!(!ground.is_empty());
+        let between = r.map.between_outerworks_and_foss();
+        for h in &ground {
+            assert!(between.contains(h));
+            let d = r.map.distance_to(*h, &[Class::Wall, Class::Tower]).unwrap();
+            assert!(
+                d > 4,
+                "{} is {d} hexes from the walls (11.32)",
+                r.map.id(*h)
+            );
+        }
+        // Five hexes from the east wall is allowed, four is not.
+        assert!(ground.contains(&r.map.hex("1310").unwrap()));
+        assert!(!ground.contains(&r.map.hex("1410").unwrap()));
+        // The garrison redeploys in Acre, walls included (11.31).
+        let acre = redeploy_ground(&r, Side::Moslem);
+        assert!(acre.contains(&r.map.hex("1810").unwrap()));
+        assert!(acre.contains(&r.map.hex("2010").unwrap()));
+        assert!(!acre.contains(&r.map.hex("1710").unwrap()));
+    }
+
+    #[test]
+    fn the_regrouping_segment_in_order() {
+        let (r, mut p) = setup();
+        // An English unit cut off by Moslem army units; the army and the garrison on the map.
+        let cut = put(&r, &mut p, "English Men-at-Arms 1", "0420");
+        let at = r.map.hex("0420").unwrap();
+        let ring: Vec<_> = r.map.neighbours(at).collect();
+        let army: Vec<usize> = (0..r.units.len())
+            .filter(|&m| r.contingent_of(m).army == Some(Army::Sinjan))
+            .take(ring.len())
+            .collect();
+        for (m, h) in army.iter().zip(&ring) {
+            p.units[*m].at = Location::Map(*h);
+        }
+        let saladin = r.leader("Saladin").unwrap();
+        p.leaders[saladin].at = Location::Map(r.map.hex("0520").unwrap());
+        let near_wall = put(&r, &mut p, "English Men-at-Arms 2", "1410");
+        let g1 = put(&r, &mut p, "Mashtub Spearmen 1", "1810");
+        let g2 = r.unit("Mashtub Spearmen 2").unwrap();
+        let g3 = r.unit("Mashtub Spearmen 3").unwrap();
+        p.units[g2].at = Location::Regrouping;
+        p.units[g2].reduced = true;
+        p.units[g3].at = Location::Regrouping;
+        // 11.15: isolation first.
+        assert_eq!(eliminate_isolated(&r, &mut p), vec![cut]);
+        assert_eq!(p.units[cut].at, Location::Regrouping);
+        // 11.33: the army leaves the map, its leaders with it.
+        let gone = army_leaves_map(&r, &mut p);
+        assert_eq!(gone.len(), army.len() + 1);
+        assert!(army.iter().all(|&m| p.units[m].at == Location::OffMap));
+        assert_eq!(p.leaders[saladin].at, Location::OffMap);
+        // 11.32: the unit four hexes from the wall must move back.
+        assert!(check_redeployment(&r, &p, Side::Crusader, &[]).is_err());
+        assert!(redeploy(
+            &r,
+            &mut p,
+            Piece::Unit(near_wall),
+            r.map.hex("1410").unwrap()
+        )
+        .is_err());
+        redeploy(
+            &r,
+            &mut p,
+            Piece::Unit(near_wall),
+            r.map.hex("1310").unwrap(),
+        )
+        .unwrap();
+        assert_eq!(check_redeployment(&r, &p, Side::Crusader, &[]), Ok(()));
+        assert!(redeploy(&r, &mut p, Piece::Unit(g1), r.map.hex("1310").unwrap()).is_err());
+        assert_eq!(check_redeployment(&r, &p, Side::Moslem, &[]), Ok(()));
+        // 11.2: the two garrison units pair; one returns at full strength, to be placed.
+        let pairs = regroup(&r, &mut p);
+        assert_eq!(pairs, vec![(g2, g3)]);
+        assert_eq!(p.units[g3].at, Location::Destroyed);
+        assert!(!p.units[g2].reduced);
+        assert_eq!(awaiting_placement(&r, &p, Side::Moslem, &pairs), vec![g2]);
+        assert!(check_redeployment(&r, &p, Side::Moslem, &pairs).is_err());
+        redeploy(&r, &mut p, Piece::Unit(g2), r.map.hex("2010").unwrap()).unwrap();
+        assert_eq!(check_redeployment(&r, &p, Side::Moslem, &pairs), Ok(()));
+        // Siege units are not redeployed.
+        assert!(redeploy(&r, &mut p, Piece::Siege(0), r.map.hex("1309").unwrap()).is_err());
     }
 
     #[test]

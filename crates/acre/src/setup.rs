@@ -69,12 +69,6 @@ impl Piece {
 /// at set-up (17.0 with the Addenda: hex 2104 in `data/acre/map.toml`).
 const HARBOUR_TOWER: &str = "harbour_tower";
 
-/// Whether a leader is in play with or without the 16.0 option: the optional leader (Jacques)
-/// only with it.
-fn leader_in_play(rules: &Rules, leader: usize, conrad: bool) -> bool {
-    conrad || !rules.leaders[leader].optional
-}
-
 /// Whether a leader commands any garrison contingent (17.0: "the Moslem garrison under
 /// Mashtub and Qaraqush").
 fn garrison_leader(rules: &Rules, leader: usize) -> bool {
@@ -97,7 +91,7 @@ pub fn pieces(rules: &Rules, side: Side, conrad: bool) -> Vec<Piece> {
     let leaders = (0..rules.leaders.len())
         .filter(|&l| {
             rules.leaders[l].side == side
-                && leader_in_play(rules, l, conrad)
+                && crate::leaders::in_game(rules, l, conrad)
                 && (side == Side::Crusader || garrison_leader(rules, l))
         })
         .map(Piece::Leader);

@@ -35,11 +35,14 @@ fn the_pieces_of_17_0() {
     let crusader = pieces(&r, Side::Crusader, false);
     let names: Vec<&str> = crusader.iter().map(|p| p.name(&r)).collect();
     assert!(names.contains(&"Richard") && names.contains(&"Conrad"));
-    // 16.0: Jacques only with the option.
-    assert!(!names.contains(&"Jacques"));
-    assert!(pieces(&r, Side::Crusader, true)
+    // 16.0: Jacques only with the option; Guy only without it ("Guy is removed from the game").
+    assert!(!names.contains(&"Jacques") && names.contains(&"Guy"));
+    let with_conrad: Vec<&str> = pieces(&r, Side::Crusader, true)
         .iter()
-        .any(|p| p.name(&r) == "Jacques"));
+        .map(|p| p.name(&r))
+        .collect();
+    assert!(with_conrad.contains(&"Jacques") && with_conrad.contains(&"Conrad"));
+    assert!(!with_conrad.contains(&"Guy"));
     let crusader_units = (0..r.units.len())
         .filter(|&u| r.side_of(u) == Side::Crusader)
         .count();

@@ -74,6 +74,10 @@ pub trait AnyGame: Send {
     fn undo(&mut self, seat: Seat) -> Result<RecordedAction, UndoError>;
     /// What `viewer` may see, as JSON: the serialised [`engine::SeatView`].
     fn view_json(&self, viewer: Viewer) -> serde_json::Value;
+    /// The game's own view of its state for `viewer`, as JSON: the `state` of
+    /// [`AnyGame::view_json`] alone, without the legal actions and log that building a whole
+    /// view costs.
+    fn view_state_json(&self, viewer: Viewer) -> serde_json::Value;
     /// Every event so far that `viewer` may see, oldest first.
     fn events(&self, viewer: Viewer) -> Vec<Event>;
     /// The map and counters as `viewer` sees them.
@@ -149,8 +153,12 @@ impl<G: Startable> AnyGame for Session<G> {
         serde_json::to_value(self.view(viewer)).expect("a game's view must serialise to JSON")
     }
 
+    fn view_state_json(&self, viewer: Viewer) -> serde_json::Value {
+        serde_json::to_value(self.state().view(viewer)).expect("a game's view must serialise")
+    }
+
     fn events(&self, viewer: Viewer) -> Vec<Event> {
-        self.view(viewer).log
+        self.visible_log(viewer).into_iter().cloned().collect()
     }
 
     fn board(&self, viewer: Viewer) -> Board {
@@ -360,10 +368,15 @@ pub fn register_with<G: Startable, D: Doctrine<G>>(
 
 /// Every game this program knows.
 pub fn games() -> Vec<GameEntry> {
-    [crusades_ii_entry(), the_crusades_entry(), toy_entry()]
-        .into_iter()
-        .flatten()
-        .collect()
+    [
+        crusades_ii_entry(),
+        the_crusades_entry(),
+        acre_entry(),
+        toy_entry(),
+    ]
+    .into_iter()
+    .flatten()
+    .collect()
 }
 
 /// Crusades II, with its doctrine of play (`heuristic`, and the guide of its searches).
@@ -375,12 +388,23 @@ fn crusades_ii_entry() -> Option<GameEntry> {
     ))
 }
 
-/// The Crusades (SPI): the Third Crusade.
+/// The Crusades (SPI): the Third Crusade, with its doctrine of play (`heuristic`).
 fn the_crusades_entry() -> Option<GameEntry> {
-    Some(register::<the_crusades::State>(
-        "the-crusades",
-        the_crusades::builtin_data,
-        the_crusades::audit,
+    Some(
+        register_with::<the_crusades::State, the_crusades::Doctrine>(
+            "the-crusades",
+            the_crusades::builtin_data,
+            the_crusades::audit,
+        ),
+    )
+}
+
+/// The Art of Siege: Acre (SPI): the siege of Acre, 1191.
+fn acre_entry() -> Option<GameEntry> {
+    Some(register::<acre::State>(
+        "acre",
+        acre::builtin_data,
+        acre::audit,
     ))
 }
 

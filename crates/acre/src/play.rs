@@ -1,0 +1,2120 @@
+//! The Sequence of Play driven by actions (4.0): who must decide at each step, the legal
+//! actions there, and applying them. Each step calls the chapter's rules; what happens
+//! without a decision (resolving simultaneous fire, removing disruption, isolation, pairing,
+//! clearing the foss, the end of a Game-Turn) is done by [`State::settle`] as soon as the
+//! decisions before it are in.
+
+use std::collections::BTreeMap;
+
+use engine::{Applied, Event, Log, Outcome, Rejection, RollRecord, Seat};
+use hexgrid::Hex;
+
+use crate::action::Action;
+use crate::fire::{self, Firer};
+use crate::leaders::{self, LeaderFate};
+use crate::map::Class;
+use crate::melee;
+use crate::planning::{self, Allocation, Phases, Plan};
+use crate::position::Location;
+use crate::retreat::{self, Step as RetreatStep};
+use crate::rules::{CombatResult, Kind, Side, SiegeKind};
+use crate::sequence::{self, Segment, Step, Turn};
+use crate::setup::{self, Piece};
+use crate::state::{ix, side_of_seat, Melee, Stage, State, Work};
+use crate::victory::{self, Verdict};
+use crate::{bombardment, engineering, intervention, moves, regroup};
+
+/// The terrain key of the harbour tower (17.0 with the Addenda: its garrison need not be in
+/// command at set-up).
+const HARBOUR_TOWER: &str = "harbour_tower";
+
+/// The roll a repair, a bombardment and a search read (8.4, 8.6, 13.4).
+fn roll_record(purpose: String, dice: Vec<u8>, cell: &str, result: String) -> RollRecord {
+    let total = dice.iter().map(|&d| i32::from(d)).sum();
+    RollRecord {
+        purpose,
+        dice,
+        modifiers: Vec::new(),
+        total,
+        cell: Some(cell.into()),
+        result,
+    }
+}
+
+/// Puts a piece somewhere.
+fn set_at(pos: &mut crate::Position, piece: Piece, at: Location) {
+    match piece {
+        Piece::Unit(u) => pos.units[u].at = at,
+        Piece::Leader(l) => pos.leaders[l].at = at,
+        Piece::Siege(e) => pos.siege[e].at = at,
+    }
+}
+
+fn side_name(side: Side) -> &'static str {
+    match side {
+        Side::Crusader => "the Crusader",
+        Side::Moslem => "the Moslem",
+    }
+}
+
+impl State {
+    /// The sides that must decide now.
+    pub fn pending_sides(&self) -> Vec<Side> {
+        match self.stage {
+            Stage::Over => Vec::new(),
+            Stage::SetUp(side) => vec![side],
+            Stage::Play => {
+                if let Some(&l) = self.placing.first() {
+                    return vec![self.rules.leaders[l].side];
+                }
+                if let Some(&(l, _)) = self.following.first() {
+                    return vec![self.rules.leaders[l].side];
+                }
+                if let Some(i) = self.next_retreater() {
+                    return vec![self.rules.side_of(self.retreats.units[i].unit)];
+                }
+                let both = |done: [bool; 2]| {
+                    [Side::Crusader, Side::Moslem]
+                        .into_iter()
+                        .filter(|s| !done[ix(*s)])
+                        .collect()
+                };
+                match self.turn.step {
+                    Step::Allocation => both([
+                        self.allocation.crusader.is_some(),
+                        self.allocation.moslem.is_some(),
+                    ]),
+                    Step::CrusaderStrategic | Step::Tunnel | Step::Bombardment => {
+                        vec![Side::Crusader]
+                    }
+                    Step::MoslemStrategic | Step::CounterBombardment | Step::Repair => {
+                        vec![Side::Moslem]
+                    }
+                    Step::Discovery if self.work.caving => vec![Side::Crusader],
+                    Step::Discovery => vec![Side::Moslem],
+                    Step::Impulse { segment, .. } => match segment {
+                        Segment::CrusaderMelee
+                            if self.work.melee.as_ref().is_some_and(|m| m.awaiting_evade) =>
+                        {
+                            vec![Side::Moslem]
+                        }
+                        Segment::CrusaderMovement
+                        | Segment::FossFilling
+                        | Segment::CrusaderMelee => vec![Side::Crusader],
+                        Segment::MoslemMovement | Segment::GarrisonMelee | Segment::ArmyMelee => {
+                            vec![Side::Moslem]
+                        }
+                        Segment::Fire => both(self.work.fire_ended),
+                        Segment::DisruptionRemoval => {
+                            both([self.work.agree[0].is_some(), self.work.agree[1].is_some()])
+                        }
+                    },
+                    Step::Regrouping => self.work.redeploying.into_iter().collect(),
+                }
+            }
+        }
+    }
+
+    /// The seats that must decide now.
+    pub fn pending_seats(&self) -> Vec<Seat> {
+        self.pending_sides()
+            .into_iter()
+            .map(planning::seat)
+            .collect()
+    }
+
+    /// The retreating unit whose step is to be chosen next: the first without a choice this
+    /// round that has one to make.
+    fn next_retreater(&self) -> Option<usize> {
+        self.retreats.chosen.iter().position(|c| c.is_none())
+    }
+
+    /// Every legal action of `seat` now.
+    pub fn legal(&self, seat: Seat) -> Vec<Action> {
+        let Some(side) = side_of_seat(seat) else {
+            return Vec::new();
+        };
+        if !self.pending_sides().contains(&side) {
+            return Vec::new();
+        }
+        match self.stage {
+            Stage::Over => Vec::new(),
+            Stage::SetUp(side) => self.setup_actions(side),
+            Stage::Play => self.play_actions(side),
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // 17.0 Set-up
+    // ---------------------------------------------------------------------------------------
+
+    /// The side's set-up pieces in the order they are placed: leaders, units, siege units.
+    fn setup_pieces(&self, side: Side) -> Vec<Piece> {
+        let mut pieces = setup::pieces(&self.rules, side, self.conrad);
+        pieces.sort_by_key(|p| match p {
+            Piece::Leader(_) => 0,
+            Piece::Unit(_) => 1,
+            Piece::Siege(_) => 2,
+        });
+        pieces
+    }
+
+    /// Acre 17.0: the historical quick start, or the next piece placed in a hex of the side's
+    /// ground where the set-up can still be completed (a unit within twice its leader's
+    /// Command Radius, the harbour tower excepted).
+    fn setup_actions(&self, side: Side) -> Vec<Action> {
+        let mut out = vec![Action::DeployHistorical];
+        let r = &self.rules;
+        let Some(piece) = self
+            .setup_pieces(side)
+            .into_iter()
+            .find(|p| p.at(&self.pos) == Location::OffMap)
+        else {
+            return out;
+        };
+        let ground = match side {
+            Side::Crusader => &self.derived.crusader_ground,
+            Side::Moslem => &self.derived.moslem_ground,
+        };
+        let mut trial = self.pos.clone();
+        // 14.12, 17.0: the leaders commanding a unit, to test only hexes near them.
+        let near = |u: usize, h: Hex| {
+            (0..r.leaders.len())
+                .filter(|&l| leaders::commands(r, l, self.conrad, r.units[u].contingent))
+                .filter_map(|l| self.pos.leaders[l].at.hex().map(|at| (l, at)))
+                .any(|(l, at)| at.distance(h) <= 2 * u32::from(r.leaders[l].radius))
+        };
+        for &h in ground {
+            if !self.may_set_up(piece, h) {
+                continue;
+            }
+            if let Piece::Unit(u) = piece {
+                if r.map.terrain(h).key != HARBOUR_TOWER {
+                    if !near(u, h) {
+                        continue;
+                    }
+                    trial.units[u].at = Location::Map(h);
+                    let ok = leaders::within_twice_radius(r, &trial, u, self.conrad);
+                    trial.units[u].at = Location::OffMap;
+                    if !ok {
+                        continue;
+                    }
+                }
+            }
+            out.push(Action::Place(piece, h));
+        }
+        out
+    }
+
+    /// Acre 17.0, 5.51-5.53, 12.23: the checks of [`setup::check_place`] for a hex already
+    /// known to be on the side's ground: no second combat unit, leader or siege unit, no giant
+    /// catapult on the outerworks.
+    fn may_set_up(&self, piece: Piece, h: Hex) -> bool {
+        let r = &self.rules;
+        match piece {
+            Piece::Unit(_) => self.pos.unit_at(h).is_none(),
+            Piece::Leader(_) => self.pos.leader_at(h).is_none(),
+            Piece::Siege(e) => {
+                self.pos.siege_at(h).is_none()
+                    && !(r.siege[e].kind == SiegeKind::GiantCatapult
+                        && r.map.class(h) == Class::Outerworks)
+            }
+        }
+    }
+
+    /// Acre 5.17, 12.23, 12.34: [`crate::movement::may_deploy_siege`] with the ground between
+    /// the outerworks and the foss worked out once: Crusader engines there (giant catapults
+    /// and towers not in an unfilled foss or the outerworks), Moslem small catapults anywhere
+    /// in Acre, one siege unit a hex.
+    pub fn may_deploy_siege(&self, e: usize, h: Hex) -> bool {
+        let r = &self.rules;
+        if self.pos.siege_at(h).is_some_and(|x| x != e) {
+            return false;
+        }
+        match r.siege[e].side {
+            Side::Moslem => r.map.in_acre(h),
+            Side::Crusader => {
+                let ditch = self.pos.unfilled_foss(r, h) || r.map.class(h) == Class::Outerworks;
+                let big = matches!(
+                    r.siege[e].kind,
+                    SiegeKind::GiantCatapult | SiegeKind::SiegeTower
+                );
+                self.derived.between.contains(&h) && !(big && ditch)
+            }
+        }
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Legal actions of play
+    // ---------------------------------------------------------------------------------------
+
+    fn play_actions(&self, side: Side) -> Vec<Action> {
+        if let Some(&l) = self.placing.first() {
+            return self
+                .leader_places(l)
+                .into_iter()
+                .map(|h| Action::Place(Piece::Leader(l), h))
+                .collect();
+        }
+        if let Some(&(l, _)) = self.following.first() {
+            return vec![Action::Follow(l), Action::Stay(l)];
+        }
+        if let Some(i) = self.next_retreater() {
+            return self.retreat_actions(i);
+        }
+        match self.turn.step {
+            Step::Allocation => self.allocation_actions(side),
+            Step::CrusaderStrategic | Step::MoslemStrategic => self.movement_actions(side, true),
+            Step::Tunnel => self.tunnel_actions(),
+            Step::Discovery if self.work.caving => self.cave_in_actions(),
+            Step::Discovery => self.search_actions(),
+            Step::Bombardment => self.bombard_actions(),
+            Step::CounterBombardment => self.counter_actions(),
+            Step::Repair => self.repair_actions(),
+            Step::Impulse { segment, .. } => match segment {
+                Segment::CrusaderMovement | Segment::MoslemMovement => {
+                    self.movement_actions(side, false)
+                }
+                Segment::Fire => self.fire_actions(side),
+                Segment::FossFilling => self.fill_actions(),
+                Segment::GarrisonMelee | Segment::CrusaderMelee | Segment::ArmyMelee => {
+                    self.melee_actions(segment)
+                }
+                Segment::DisruptionRemoval => vec![Action::EndAssault, Action::Continue],
+            },
+            Step::Regrouping => self.redeploy_actions(side),
+        }
+    }
+
+    /// Acre 14.41: where an unharmed leader may be placed: with a friendly combat unit.
+    fn leader_places(&self, leader: usize) -> Vec<Hex> {
+        let side = self.rules.leaders[leader].side;
+        (0..self.rules.units.len())
+            .filter(|&u| self.rules.side_of(u) == side)
+            .filter_map(|u| self.pos.hex_of(u))
+            .filter(|&h| self.pos.leader_at(h).is_none())
+            .collect::<std::collections::BTreeSet<_>>()
+            .into_iter()
+            .collect()
+    }
+
+    /// Acre 4.0 1.A, 14.42, 12.17, 12.24: the plans, and before them the wounded leaders and
+    /// repaired engines returned to play (one at a time).
+    fn allocation_actions(&self, side: Side) -> Vec<Action> {
+        let r = &self.rules;
+        let mut out = Vec::new();
+        let (leaders, siege) = planning::returning(r, &self.pos, side, self.turn.turn);
+        if let Some(&l) = leaders.first() {
+            for h in self.leader_return_hexes(l) {
+                out.push(Action::Place(Piece::Leader(l), h));
+            }
+        } else if let Some(&e) = siege.first() {
+            for &h in &self.derived.between {
+                if self.may_deploy_siege(e, h) {
+                    out.push(Action::Place(Piece::Siege(e), h));
+                }
+            }
+        }
+        out.extend(
+            self.allocation
+                .legal(r, side, self.engineer_points, &self.used)
+                .into_iter()
+                .map(Action::Plan),
+        );
+        out
+    }
+
+    /// Acre 14.42: a returning Crusader leader goes to a Camp hex, a garrison leader anywhere
+    /// in Acre (Moslem army leaders return off the map by themselves).
+    fn leader_return_hexes(&self, leader: usize) -> Vec<Hex> {
+        let r = &self.rules;
+        let hexes: Vec<Hex> = match r.leaders[leader].side {
+            Side::Crusader => r.map.camps().map(|(h, _)| h).collect(),
+            Side::Moslem => self.derived.acre.iter().copied().collect(),
+        };
+        hexes
+            .into_iter()
+            .filter(|&h| self.pos.leader_at(h).is_none())
+            .filter(|&h| r.map.camp(h).is_none() || self.pos.side_at(r, h) != Some(Side::Moslem))
+            .collect()
+    }
+
+    /// The pieces of `side` that may move in this Movement Segment.
+    fn movers(&self, side: Side, strategic: bool) -> Vec<Piece> {
+        let r = &self.rules;
+        let mut out = Vec::new();
+        let garrison_only = strategic && side == Side::Moslem;
+        for u in 0..r.units.len() {
+            if r.side_of(u) != side {
+                continue;
+            }
+            let on_map = self.pos.units[u].at.hex().is_some();
+            if garrison_only && self.army_unit(u) {
+                continue;
+            }
+            if on_map || (!strategic && self.may_enter(u)) {
+                out.push(Piece::Unit(u));
+            }
+        }
+        for l in 0..r.leaders.len() {
+            if r.leaders[l].side != side || self.pos.leaders[l].dead {
+                continue;
+            }
+            let army = self.leader_army(l);
+            if garrison_only && army != Some(crate::rules::Army::Garrison) {
+                continue;
+            }
+            let on_map = self.pos.leaders[l].at.hex().is_some();
+            let entering = !strategic
+                && side == Side::Moslem
+                && self.pos.leaders[l].at == Location::OffMap
+                && self.pos.leaders[l].wounded_until.is_none()
+                && army.is_some_and(|a| self.armies_allowed().contains(&a));
+            if on_map || entering {
+                out.push(Piece::Leader(l));
+            }
+        }
+        if strategic {
+            for e in 0..r.siege.len() {
+                let s = &r.siege[e];
+                let movable = s.side == side
+                    && (side == Side::Crusader || s.kind == SiegeKind::SmallCatapult)
+                    && self.pos.siege[e].at.hex().is_some();
+                if movable {
+                    out.push(Piece::Siege(e));
+                }
+            }
+        }
+        out.retain(|p| !self.work.done.contains(p));
+        out
+    }
+
+    /// Acre 7.11-7.13, 7.23: the armies that may enter this Assault Phase.
+    fn armies_allowed(&self) -> Vec<crate::rules::Army> {
+        match (self.phases, self.allocation.moslem) {
+            (Some(p), Some(m)) if p.assault => {
+                intervention::armies(&self.rules, m.intervention, self.outerworks_entered)
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Acre 7.21, 9.26: whether an off-map army unit may enter the map now.
+    fn may_enter(&self, unit: usize) -> bool {
+        let army = self.rules.contingent_of(unit).army;
+        self.rules.side_of(unit) == Side::Moslem
+            && self.pos.units[unit].at == Location::OffMap
+            && army.is_some_and(|a| self.armies_allowed().contains(&a))
+            && !self.gone_off.contains(&unit)
+    }
+
+    /// Acre 5.0: select a piece, then one of its destinations or let it go.
+    fn movement_actions(&self, side: Side, strategic: bool) -> Vec<Action> {
+        if let Some(p) = self.work.selected {
+            let mut out: Vec<Action> = moves::destinations(self, p, strategic)
+                .into_keys()
+                .map(Action::Move)
+                .collect();
+            out.push(Action::Deselect);
+            return out;
+        }
+        let mut out: Vec<Action> = self
+            .movers(side, strategic)
+            .into_iter()
+            .map(Action::Select)
+            .collect();
+        out.push(Action::End);
+        out
+    }
+
+    /// The tunnels with the hexes allocated this segment added, to check the next one.
+    fn planned_tunnels(&self) -> engineering::Tunnels {
+        let mut t = self.tunnels.clone();
+        for &(b, h) in &self.work.digs {
+            t.shafts[b].push(h);
+        }
+        t
+    }
+
+    /// Acre 13.21, 13.22, 13.25: build bases, then allocate Tunnel Points to tunnel hexes.
+    fn tunnel_actions(&self) -> Vec<Action> {
+        let r = &self.rules;
+        let left = self.tunnels.points.saturating_sub(self.work.spent);
+        let mut out = Vec::new();
+        if !self.tunnels.bases_complete(r) {
+            if left >= r.scenario.engineering.tunnel_base_cost {
+                out.extend(
+                    self.derived
+                        .base_sites
+                        .iter()
+                        .filter(|h| !self.tunnels.bases.contains(h))
+                        .map(|&h| Action::Base(h)),
+                );
+            }
+        } else if left > 0 {
+            let t = self.planned_tunnels();
+            for b in 0..t.bases.len() {
+                if t.spent[b] {
+                    continue;
+                }
+                for h in r.map.neighbours(t.end(b)) {
+                    if t.check_extend(r, b, h).is_ok() {
+                        out.push(Action::Dig(b, h));
+                    }
+                }
+            }
+        }
+        out.push(Action::End);
+        out
+    }
+
+    /// The hexes the Moslem may search now (13.31).
+    fn search_hexes(&self) -> Vec<Hex> {
+        let r = &self.rules;
+        let range = r.scenario.engineering.discovery_range;
+        let held: Vec<Hex> = self
+            .derived
+            .walls
+            .iter()
+            .copied()
+            .filter(|w| self.pos.side_at(r, *w) != Some(Side::Crusader))
+            .collect();
+        r.map
+            .grid
+            .hexes()
+            .filter(|&h| engineering::tunnellable(r, h))
+            .filter(|h| held.iter().any(|w| w.distance(*h) <= range))
+            .filter(|h| !self.work.searches.contains(h))
+            .collect()
+    }
+
+    /// Acre 13.31: one search per Engineer Point allocated to discovery.
+    fn search_actions(&self) -> Vec<Action> {
+        let points = self.allocation.moslem.map_or(0, |m| m.discovery);
+        let mut out = Vec::new();
+        if self.work.spent < points {
+            out.extend(self.search_hexes().into_iter().map(Action::Search));
+        }
+        out.push(Action::End);
+        out
+    }
+
+    /// Acre 13.28: the tunnels dug into a Wall or Tower hex this Game-Turn and undiscovered.
+    fn cave_in_actions(&self) -> Vec<Action> {
+        let mut out: Vec<Action> = self
+            .tunnels
+            .new_wall_hexes
+            .iter()
+            .filter(|(_, h)| self.tunnels.check_cave_in(&self.rules, *h).is_ok())
+            .map(|&(_, h)| Action::CaveIn(h))
+            .collect();
+        out.dedup();
+        out.push(Action::End);
+        out
+    }
+
+    /// Acre 8.11-8.13: each giant catapult on the map allocated to a Wall/Tower hex in range.
+    fn bombard_actions(&self) -> Vec<Action> {
+        let r = &self.rules;
+        let mut out = Vec::new();
+        for e in 0..r.siege.len() {
+            if self.work.shots.iter().any(|(x, _)| *x == e) {
+                continue;
+            }
+            for &w in &self.derived.walls {
+                let mut shots = self.work.shots.clone();
+                shots.push((e, w));
+                if bombardment::check_bombardment(r, &self.pos, &shots).is_ok() {
+                    out.push(Action::Bombard(e, w));
+                }
+            }
+        }
+        out.push(Action::End);
+        out
+    }
+
+    /// Acre 8.21, 8.22: each small catapult on a Wall/Tower hex allocated to a giant catapult
+    /// in range.
+    fn counter_actions(&self) -> Vec<Action> {
+        let r = &self.rules;
+        let mut out = Vec::new();
+        for c in 0..r.siege.len() {
+            if self.work.counter.iter().any(|(x, _)| *x == c) {
+                continue;
+            }
+            for t in 0..r.siege.len() {
+                let mut shots = self.work.counter.clone();
+                shots.push((c, t));
+                if bombardment::check_counter_bombardment(r, &self.pos, &shots).is_ok() {
+                    out.push(Action::Counter(c, t));
+                }
+            }
+        }
+        out.push(Action::End);
+        out
+    }
+
+    /// Acre 8.31, 13.33: Engineer Points allocated to damaged Wall/Tower hexes.
+    fn repair_actions(&self) -> Vec<Action> {
+        let r = &self.rules;
+        let mut out = Vec::new();
+        if self.work.repairs.len() < usize::from(self.allocation.repair_points()) {
+            for (&h, &d) in &self.pos.damage {
+                let mut next = self.work.repairs.clone();
+                next.push(h);
+                let points = self.allocation.repair_points();
+                if d > 0 && bombardment::check_repair(r, &self.pos, &next, points).is_ok() {
+                    out.push(Action::Repair(h));
+                }
+            }
+        }
+        out.push(Action::End);
+        out
+    }
+
+    /// Whatever of `side` may fire this segment, not yet declared.
+    fn firers(&self, side: Side) -> Vec<Firer> {
+        let r = &self.rules;
+        let declared = &self.work.fire[ix(side)];
+        let units = (0..r.units.len())
+            .filter(|&u| r.side_of(u) == side && r.unit_type(u).kind == Kind::Fire)
+            .filter(|&u| self.pos.hex_of(u).is_some())
+            .map(Firer::Unit);
+        let engines = (0..r.siege.len())
+            .filter(|&e| r.siege[e].side == side && self.pos.siege[e].at.hex().is_some())
+            .filter(|&e| {
+                matches!(
+                    r.siege[e].kind,
+                    SiegeKind::SmallCatapult | SiegeKind::Ballista
+                )
+            })
+            .map(Firer::Siege);
+        units
+            .chain(engines)
+            .filter(|f| !declared.iter().any(|(d, _)| d == f))
+            .collect()
+    }
+
+    /// Acre 9.0, 9.13: each firer at one enemy unit it may fire at.
+    fn fire_actions(&self, side: Side) -> Vec<Action> {
+        let r = &self.rules;
+        let mut out = Vec::new();
+        if !self.work.fire_ended[ix(side)] {
+            for f in self.firers(side) {
+                let at = match f {
+                    Firer::Unit(u) => self.pos.hex_of(u),
+                    Firer::Siege(e) => self.pos.siege[e].at.hex(),
+                };
+                let Some(at) = at else { continue };
+                for t in at.within(4) {
+                    if r.map.on_map(t) && fire::check_fire(r, &self.pos, f, t, &[]).is_ok() {
+                        out.push(Action::Fire(f, t));
+                    }
+                }
+            }
+            out.push(Action::End);
+        }
+        out
+    }
+
+    /// Acre 13.11: units that did not move this Impulse fill an adjacent foss hex.
+    fn fill_actions(&self) -> Vec<Action> {
+        let r = &self.rules;
+        let mut out = Vec::new();
+        for u in 0..r.units.len() {
+            if r.side_of(u) != Side::Crusader || self.work.done.contains(&Piece::Unit(u)) {
+                continue;
+            }
+            let Some(at) = self.pos.hex_of(u) else {
+                continue;
+            };
+            let moved = self.moved.contains(&u);
+            for h in r.map.neighbours(at) {
+                if engineering::may_fill(r, &self.pos, u, moved, h).is_ok() {
+                    out.push(Action::Fill(u, h));
+                }
+            }
+        }
+        out.push(Action::End);
+        out
+    }
+
+    /// Acre 10.11, 10.15: whether a unit may attack in this Melee Segment.
+    fn may_attack(&self, segment: Segment, u: usize) -> bool {
+        let r = &self.rules;
+        let garrison = r.contingent_of(u).army == Some(crate::rules::Army::Garrison);
+        let in_segment = match segment {
+            Segment::GarrisonMelee => r.side_of(u) == Side::Moslem && garrison,
+            Segment::CrusaderMelee => r.side_of(u) == Side::Crusader,
+            Segment::ArmyMelee => r.side_of(u) == Side::Moslem && !garrison,
+            _ => false,
+        };
+        in_segment
+            && r.unit_type(u).kind == Kind::Melee
+            && !self.pos.units[u].disrupted
+            && self.pos.hex_of(u).is_some()
+            && !self.work.attacked_with.contains(&u)
+    }
+
+    /// Acre 10.13, 10.3: whether `u` may attack the hex.
+    fn may_attack_hex(&self, u: usize, target: Hex) -> bool {
+        melee::ladder_needed(&self.rules, &self.pos, u, target).is_ok()
+    }
+
+    /// Acre 10.13: whether a hex may be attacked by `side`: an enemy combat unit, or an enemy
+    /// leader or siege unit alone, not attacked yet this segment.
+    fn attackable(&self, side: Side, hex: Hex) -> bool {
+        let r = &self.rules;
+        if self.work.attacked.contains(&hex) {
+            return false;
+        }
+        match self.pos.unit_at(hex) {
+            Some(u) => r.side_of(u) != side && !self.work.evaded.iter().any(|(e, _)| *e == u),
+            None => {
+                self.pos
+                    .leader_at(hex)
+                    .is_some_and(|l| r.leaders[l].side != side)
+                    || self
+                        .pos
+                        .siege_at(hex)
+                        .is_some_and(|e| r.siege[e].side != side)
+            }
+        }
+    }
+
+    /// Acre 10.1, 10.14: announce melees, add attackers, resolve.
+    fn melee_actions(&self, segment: Segment) -> Vec<Action> {
+        let r = &self.rules;
+        let attackers: Vec<usize> = (0..r.units.len())
+            .filter(|&u| self.may_attack(segment, u))
+            .collect();
+        if let Some(m) = &self.work.melee {
+            if m.awaiting_evade {
+                return vec![Action::Evade, Action::Stand];
+            }
+            let mut out: Vec<Action> = attackers
+                .iter()
+                .filter(|u| !m.attackers.contains(u))
+                .filter(|&&u| self.may_attack_hex(u, m.target))
+                .map(|&u| Action::Join(u))
+                .collect();
+            if !m.attackers.is_empty() {
+                out.push(Action::Resolve);
+            }
+            return out;
+        }
+        let side = match segment {
+            Segment::CrusaderMelee => Side::Crusader,
+            _ => Side::Moslem,
+        };
+        let mut targets = std::collections::BTreeSet::new();
+        for &u in &attackers {
+            let Some(at) = self.pos.hex_of(u) else {
+                continue;
+            };
+            for h in r.map.neighbours(at) {
+                if self.attackable(side, h) && self.may_attack_hex(u, h) {
+                    targets.insert(h);
+                }
+            }
+        }
+        let mut out: Vec<Action> = targets.into_iter().map(Action::Attack).collect();
+        out.push(Action::End);
+        out
+    }
+
+    /// Acre 9.27: whether a retreating garrison unit may take a step loss and stay instead.
+    fn may_hold(&self, i: usize) -> bool {
+        let rt = &self.retreats.units[i];
+        rt.moved == 0 && melee::may_take_step_instead(&self.rules, &self.pos, rt.unit)
+    }
+
+    /// The steps the retreating unit `i` may take now: its options (9.3) less hexes its own
+    /// side has already chosen this round (5.51).
+    fn retreat_options(&self, i: usize) -> Vec<RetreatStep> {
+        let r = &self.rules;
+        let options = retreat::step_options(r, &self.pos, &self.retreats.units);
+        let side = r.side_of(self.retreats.units[i].unit);
+        let taken: Vec<Hex> = self
+            .retreats
+            .units
+            .iter()
+            .zip(&self.retreats.chosen)
+            .filter(|(rt, _)| r.side_of(rt.unit) == side)
+            .filter_map(|(_, c)| match c {
+                Some(Some(RetreatStep::To(h))) => Some(*h),
+                _ => None,
+            })
+            .collect();
+        options[i]
+            .iter()
+            .copied()
+            .filter(|s| !matches!(s, RetreatStep::To(h) if taken.contains(h)))
+            .collect()
+    }
+
+    fn retreat_actions(&self, i: usize) -> Vec<Action> {
+        let u = self.retreats.units[i].unit;
+        let mut out: Vec<Action> = self
+            .retreat_options(i)
+            .into_iter()
+            .map(|s| Action::Retreat(u, s))
+            .collect();
+        if self.may_hold(i) {
+            out.push(Action::Hold(u));
+        }
+        if let Some(&(_, forced)) = self.work.evaded.iter().find(|(e, _)| *e == u) {
+            if retreat::may_stop_before_combat(&self.rules, &self.retreats.units[i], forced) {
+                out.push(Action::Stop(u));
+            }
+        }
+        out
+    }
+
+    /// Acre 11.3: the pieces of `side` that must be redeployed: on the map outside the
+    /// side's area, or returned from the Regrouping Box.
+    fn to_redeploy(&self, side: Side) -> Vec<Piece> {
+        let r = &self.rules;
+        let area = self.redeploy_area(side);
+        let mut out = Vec::new();
+        for u in 0..r.units.len() {
+            if r.side_of(u) != side {
+                continue;
+            }
+            let outside = self.pos.hex_of(u).is_some_and(|h| !area.contains(&h));
+            if outside || self.work.returned.contains(&u) {
+                out.push(Piece::Unit(u));
+            }
+        }
+        for l in 0..r.leaders.len() {
+            if r.leaders[l].side == side
+                && self.pos.leaders[l]
+                    .at
+                    .hex()
+                    .is_some_and(|h| !area.contains(&h))
+            {
+                out.push(Piece::Leader(l));
+            }
+        }
+        out
+    }
+
+    fn redeploy_area(&self, side: Side) -> &std::collections::BTreeSet<Hex> {
+        match side {
+            Side::Crusader => &self.derived.crusader_redeploy,
+            Side::Moslem => &self.derived.acre,
+        }
+    }
+
+    /// Acre 11.31, 11.32: place the next piece to redeploy.
+    fn redeploy_actions(&self, side: Side) -> Vec<Action> {
+        let r = &self.rules;
+        let Some(piece) = self.to_redeploy(side).into_iter().next() else {
+            return Vec::new();
+        };
+        let mut without = self.pos.clone();
+        match piece {
+            Piece::Unit(u) => without.units[u].at = Location::OffMap,
+            Piece::Leader(l) => without.leaders[l].at = Location::OffMap,
+            Piece::Siege(e) => without.siege[e].at = Location::OffMap,
+        }
+        self.redeploy_area(side)
+            .iter()
+            .copied()
+            .filter(|&h| match piece {
+                Piece::Unit(u) => {
+                    without.unit_at(h).is_none()
+                        && crate::movement::may_end_in(r, &without, u, h)
+                        && without.effects(r, h).cost.is_some()
+                }
+                Piece::Leader(_) => without.leader_at(h).is_none(),
+                Piece::Siege(_) => false,
+            })
+            .map(|h| Action::Place(piece, h))
+            .collect()
+    }
+
+    // ---------------------------------------------------------------------------------------
+    // Applying actions
+    // ---------------------------------------------------------------------------------------
+
+    /// Applies a legal action; anything else is refused with the reason.
+    pub fn play(
+        &mut self,
+        seat: Seat,
+        action: &Action,
+        log: &mut Log,
+    ) -> Result<Applied, Rejection> {
+        let Some(side) = side_of_seat(seat) else {
+            return Err(Rejection::new("Acre has two seats: crusader and moslem"));
+        };
+        if !self.pending_sides().contains(&side) {
+            return Err(Rejection::new(format!(
+                "{} has no decision to make now",
+                side_name(side)
+            )));
+        }
+        if !self.legal(seat).contains(action) {
+            return Err(Rejection::new(format!(
+                "`{}` is not legal now ({})",
+                action.text(self),
+                self.step_name()
+            )));
+        }
+        let mut applied = Applied::default();
+        match self.stage {
+            Stage::SetUp(side) => self.apply_setup(side, action, log),
+            Stage::Play => self.apply_play(side, action, log, &mut applied),
+            Stage::Over => {}
+        }
+        self.settle(log, &mut applied);
+        Ok(applied)
+    }
+
+    /// What the game is waiting for, in words.
+    pub fn step_name(&self) -> String {
+        match self.stage {
+            Stage::SetUp(side) => format!("set-up of {} (17.0)", side_name(side)),
+            Stage::Over => "the game is over".into(),
+            Stage::Play => {
+                let step = match self.turn.step {
+                    Step::Allocation => "Allocation Segment".to_string(),
+                    Step::CrusaderStrategic => "Crusader Strategic Movement".into(),
+                    Step::MoslemStrategic => "Moslem Strategic Movement".into(),
+                    Step::Tunnel => "Crusader Tunnel Segment".into(),
+                    Step::Discovery if self.work.caving => "cave-ins (13.28)".into(),
+                    Step::Discovery => "Moslem Tunnel Discovery Segment".into(),
+                    Step::Bombardment => "Crusader Bombardment Segment".into(),
+                    Step::CounterBombardment => "Moslem Counter-Bombardment Segment".into(),
+                    Step::Repair => "Moslem Damage Repair Segment".into(),
+                    Step::Impulse { impulse, segment } => {
+                        let s = match segment {
+                            Segment::CrusaderMovement => "A. Crusader Movement",
+                            Segment::MoslemMovement => "B. Moslem Movement",
+                            Segment::Fire => "C. Simultaneous Fire Combat",
+                            Segment::FossFilling => "D. Crusader Foss Filling",
+                            Segment::GarrisonMelee => "E. Moslem Garrison Melee",
+                            Segment::CrusaderMelee => "F. Crusader Melee",
+                            Segment::ArmyMelee => "G. Moslem Army Melee",
+                            Segment::DisruptionRemoval => "H. Disruption Removal",
+                        };
+                        format!("Impulse {impulse}, {s}")
+                    }
+                    Step::Regrouping => "I. Regrouping Segment".into(),
+                };
+                let extra = if !self.placing.is_empty() {
+                    ", placing a leader (14.41)"
+                } else if self.next_retreater().is_some() {
+                    ", retreats (9.3)"
+                } else {
+                    ""
+                };
+                format!("Game-Turn {}, {step}{extra}", self.turn.turn)
+            }
+        }
+    }
+
+    fn apply_setup(&mut self, side: Side, action: &Action, log: &mut Log) {
+        let r = self.rules.clone();
+        match action {
+            Action::DeployHistorical => {
+                if let Ok(hist) = setup::historical(&r, self.conrad) {
+                    for p in setup::pieces(&r, side, self.conrad) {
+                        set_at(&mut self.pos, p, p.at(&hist));
+                    }
+                }
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 17.0",
+                        format!(
+                            "{} sets up as in the historical quick start",
+                            side_name(side)
+                        ),
+                    )
+                });
+            }
+            Action::Place(piece, hex) => {
+                set_at(&mut self.pos, *piece, Location::Map(*hex));
+                let text = format!("{} sets up in {}", piece.name(&r), r.map.id(*hex));
+                log.push_with(|| Event::public("Acre 17.0", text));
+            }
+            _ => {}
+        }
+        let all_placed = setup::pieces(&r, side, self.conrad)
+            .iter()
+            .all(|p| p.at(&self.pos) != Location::OffMap);
+        if all_placed && setup::check_complete(&r, &self.pos, side, self.conrad).is_ok() {
+            self.stage = match side {
+                Side::Crusader => Stage::SetUp(Side::Moslem),
+                Side::Moslem => {
+                    log.push_with(|| Event::public("Acre 4.0", "Game-Turn 1 begins"));
+                    self.enter(log);
+                    Stage::Play
+                }
+            };
+        }
+    }
+
+    fn apply_play(&mut self, side: Side, action: &Action, log: &mut Log, applied: &mut Applied) {
+        let r = self.rules.clone();
+        match action {
+            Action::Place(Piece::Leader(l), hex) if self.placing.first() == Some(l) => {
+                self.placing.remove(0);
+                self.pos.leaders[*l].at = Location::Map(*hex);
+                let text = format!(
+                    "{} rejoins his men in {}",
+                    r.leaders[*l].name,
+                    r.map.id(*hex)
+                );
+                log.push_with(|| Event::public("Acre 14.41", text));
+            }
+            Action::Follow(l) | Action::Stay(l)
+                if self.following.first().map(|f| f.0) == Some(*l) =>
+            {
+                let (_, u) = self.following.remove(0);
+                if matches!(action, Action::Follow(_))
+                    && leaders::go_with(&r, &mut self.pos, *l, u).is_ok()
+                {
+                    let text =
+                        format!("{} goes along with {}", r.leaders[*l].name, r.units[u].name);
+                    log.push_with(|| Event::public("Acre 9.22", text));
+                }
+            }
+            Action::Retreat(u, step) => {
+                if let Some(i) = self.retreats.units.iter().position(|x| x.unit == *u) {
+                    self.retreats.chosen[i] = Some(Some(*step));
+                }
+            }
+            Action::Hold(u) => {
+                if let Some(i) = self.retreats.units.iter().position(|x| x.unit == *u) {
+                    self.retreats.units.remove(i);
+                    self.retreats.chosen.remove(i);
+                    let _ = melee::take_step_instead(&r, &mut self.pos, *u);
+                    let text = format!(
+                        "{} takes a step loss and holds the wall in {}",
+                        r.units[*u].name,
+                        self.pos.hex_of(*u).map(|h| r.map.id(h)).unwrap_or_default()
+                    );
+                    log.push_with(|| Event::public("Acre 9.27", text));
+                }
+            }
+            Action::Place(piece, hex) if self.turn.step == Step::Allocation => {
+                match piece {
+                    Piece::Leader(l) => {
+                        self.pos.leaders[*l].at = Location::Map(*hex);
+                        self.pos.leaders[*l].wounded_until = None;
+                    }
+                    Piece::Siege(e) => {
+                        self.pos.siege[*e].at = Location::Map(*hex);
+                        self.pos.siege[*e].returns_on = None;
+                    }
+                    Piece::Unit(_) => {}
+                }
+                let text = format!("{} returns to play in {}", piece.name(&r), r.map.id(*hex));
+                log.push_with(|| Event::public("Acre 14.42, 12.17, 12.24", text));
+            }
+            Action::Place(piece, hex) => {
+                // 11.31, 11.32: redeployment.
+                match piece {
+                    Piece::Unit(u) => {
+                        self.pos.units[*u].at = Location::Map(*hex);
+                        self.work.returned.remove(u);
+                    }
+                    Piece::Leader(l) => self.pos.leaders[*l].at = Location::Map(*hex),
+                    Piece::Siege(_) => {}
+                }
+                let text = format!("{} redeploys in {}", piece.name(&r), r.map.id(*hex));
+                log.push_with(|| Event::public("Acre 11.3", text));
+            }
+            Action::Plan(plan) => self.commit_plan(*plan, log, applied),
+            Action::Select(p) => self.work.selected = Some(*p),
+            Action::Deselect => {
+                if let Some(p) = self.work.selected.take() {
+                    self.work.done.insert(p);
+                    self.work.deselected.insert(p);
+                }
+            }
+            Action::Move(hex) => self.apply_move(*hex, log),
+            Action::Base(hex) => {
+                self.tunnels.build_base(*hex);
+                self.work.spent += r.scenario.engineering.tunnel_base_cost;
+                let text = format!("the Crusader builds a Tunnel Base in {}", r.map.id(*hex));
+                log.push_with(|| Event::public("Acre 13.22", text));
+            }
+            Action::Dig(b, hex) => {
+                self.work.digs.push((*b, *hex));
+                self.work.spent += 1;
+                let text = format!(
+                    "Tunnel Point allocated: base {} to {}",
+                    b + 1,
+                    r.map.id(*hex)
+                );
+                log.push_with(|| Event::private("Acre 13.25", text, vec![Seat(0)]));
+            }
+            Action::Search(hex) => self.search(*hex, log),
+            Action::CaveIn(hex) => {
+                if let Ok(b) = self.tunnels.check_cave_in(&r, *hex) {
+                    self.tunnels.cave_in(&mut self.pos, b, *hex);
+                    applied.revealed = true;
+                    let text = format!(
+                        "the Crusader caves in the tunnel under {}: a permanent breach",
+                        r.map.id(*hex)
+                    );
+                    log.push_with(|| Event::public("Acre 13.28", text));
+                }
+            }
+            Action::Bombard(e, hex) => {
+                self.work.shots.push((*e, *hex));
+                let text = format!("{} is laid on {}", r.siege[*e].name, r.map.id(*hex));
+                log.push_with(|| Event::private("Acre 8.11", text, vec![Seat(0)]));
+            }
+            Action::Counter(c, t) => {
+                self.work.counter.push((*c, *t));
+                let text = format!("{} is laid on {}", r.siege[*c].name, r.siege[*t].name);
+                log.push_with(|| Event::private("Acre 8.21", text, vec![Seat(1)]));
+            }
+            Action::Repair(hex) => {
+                self.work.repairs.push(*hex);
+                let text = format!("an Engineer Point is allocated to {}", r.map.id(*hex));
+                log.push_with(|| Event::private("Acre 8.31", text, vec![Seat(1)]));
+            }
+            Action::Fire(f, hex) => {
+                self.work.fire[ix(side)].push((*f, *hex));
+                let who = match f {
+                    Firer::Unit(u) => r.units[*u].name.clone(),
+                    Firer::Siege(e) => r.siege[*e].name.clone(),
+                };
+                let text = format!("{who} will fire at {}", r.map.id(*hex));
+                log.push_with(|| Event::private("Acre 9.0", text, vec![planning::seat(side)]));
+            }
+            Action::Fill(u, hex) => {
+                self.pos.filled.insert(*hex);
+                self.work.done.insert(Piece::Unit(*u));
+                let text = format!("{} fills the foss in {}", r.units[*u].name, r.map.id(*hex));
+                log.push_with(|| Event::public("Acre 13.11", text));
+            }
+            Action::Attack(hex) => {
+                self.work.melee = Some(Melee {
+                    target: *hex,
+                    attackers: Vec::new(),
+                    awaiting_evade: false,
+                });
+                let text = format!(
+                    "{} announces a melee attack on {}",
+                    side_name(side),
+                    r.map.id(*hex)
+                );
+                log.push_with(|| Event::public("Acre 10.1", text));
+            }
+            Action::Join(u) => {
+                if let Some(m) = &mut self.work.melee {
+                    m.attackers.push(*u);
+                }
+            }
+            Action::Resolve => self.announce_resolve(side, log),
+            Action::Stand => {
+                if let Some(m) = &mut self.work.melee {
+                    m.awaiting_evade = false;
+                }
+                log.push_with(|| Event::public("Acre 10.21", "the defender stands"));
+                self.resolve_melee(Side::Crusader, log);
+            }
+            Action::Evade => self.evade(false, log),
+            Action::Stop(u) => {
+                let forced = self
+                    .work
+                    .evaded
+                    .iter()
+                    .find(|(e, _)| e == u)
+                    .is_some_and(|(_, f)| *f);
+                if let Some(i) = self.retreats.units.iter().position(|x| x.unit == *u) {
+                    let origin = self.retreats.units[i].origin;
+                    let mut all = self.retreats.units.clone();
+                    if retreat::stop_before_combat(&r, &mut self.pos, &mut all, *u, forced).is_ok()
+                    {
+                        self.retreats.units = all;
+                        self.retreats.chosen.remove(i);
+                        let at = self.pos.hex_of(*u).map(|h| r.map.id(h)).unwrap_or_default();
+                        let text = format!(
+                            "{} stops its retreat before combat in {at}, disrupted",
+                            r.units[*u].name
+                        );
+                        log.push_with(|| Event::public("Acre 10.21", text));
+                        self.leader_left_behind(*u, origin);
+                    }
+                }
+            }
+            Action::End => self.end_step(side, log, applied),
+            Action::EndAssault => self.work.agree[ix(side)] = Some(true),
+            Action::Continue => self.work.agree[ix(side)] = Some(false),
+            Action::DeployHistorical | Action::Follow(_) | Action::Stay(_) => {}
+        }
+    }
+
+    /// Acre 4.0 1.A: a secret plan committed; once both are, 7.0's reveal.
+    fn commit_plan(&mut self, plan: Plan, log: &mut Log, applied: &mut Applied) {
+        let r = self.rules.clone();
+        if self
+            .allocation
+            .commit(&r, plan, self.engineer_points, &self.used)
+            .is_err()
+        {
+            return;
+        }
+        for e in Allocation::commit_events(plan) {
+            log.push_with(|| e);
+        }
+        if let Some(phases) = self.allocation.resolve() {
+            self.phases = Some(phases);
+            applied.revealed = true;
+            for e in self.allocation.reveal_events() {
+                log.push_with(|| e);
+            }
+            self.next(false, log);
+        }
+    }
+
+    /// Moves the selected piece along its path, with what it passes through (5.12, 12.13,
+    /// 12.23, 12.34, 7.23, 10.51).
+    fn apply_move(&mut self, hex: Hex, log: &mut Log) {
+        let r = self.rules.clone();
+        let Some(piece) = self.work.selected.take() else {
+            return;
+        };
+        let strategic = matches!(
+            self.turn.step,
+            Step::CrusaderStrategic | Step::MoslemStrategic
+        );
+        let path = moves::destinations(self, piece, strategic)
+            .remove(&hex)
+            .unwrap_or_else(|| vec![hex]);
+        self.work.done.insert(piece);
+        let side = self.side_of_piece(piece);
+        match piece {
+            Piece::Unit(u) => {
+                let entering = self.pos.units[u].at == Location::OffMap;
+                for &h in &path {
+                    self.overrun(side, h, log);
+                    if side == Side::Crusader && r.map.class(h) == Class::Outerworks {
+                        self.outerworks_entered = true;
+                    }
+                    if self.army_unit(u)
+                        && r.map.in_acre(h)
+                        && melee::army_unit_entered_acre(&mut self.pos)
+                    {
+                        log.push_with(|| Event::public("Acre 10.51", "an army unit enters Acre for the first time: Moslem Army Morale +1"));
+                    }
+                }
+                self.pos.units[u].at = Location::Map(hex);
+                self.moved.insert(u);
+                let text = if entering {
+                    format!(
+                        "{} enters the map and moves to {}",
+                        r.units[u].name,
+                        r.map.id(hex)
+                    )
+                } else {
+                    format!("{} moves to {}", r.units[u].name, r.map.id(hex))
+                };
+                log.push_with(|| Event::public("Acre 5.0", text));
+            }
+            Piece::Leader(l) => {
+                self.pos.leaders[l].at = Location::Map(hex);
+                let text = format!("{} moves to {}", r.leaders[l].name, r.map.id(hex));
+                log.push_with(|| Event::public("Acre 5.0", text));
+            }
+            Piece::Siege(e) => {
+                self.pos.siege[e].at = Location::Map(hex);
+                let text = format!("{} is relocated to {}", r.siege[e].name, r.map.id(hex));
+                log.push_with(|| Event::public("Acre 5.17", text));
+            }
+        }
+    }
+
+    /// Acre 5.12, 9.24, 12.13, 12.23, 12.34: a combat unit of `side` enters `hex`: an enemy
+    /// leader alone there is eliminated, an enemy siege unit damaged or destroyed.
+    fn overrun(&mut self, side: Side, hex: Hex, log: &mut Log) {
+        let r = self.rules.clone();
+        if let Some(l) = self.pos.leader_at(hex) {
+            if r.leaders[l].side != side {
+                self.kill_leader(l, "Acre 5.12", log);
+            }
+        }
+        if let Some(e) = self.pos.siege_at(hex) {
+            if r.siege[e].side != side {
+                self.damage_siege(e, log);
+            }
+        }
+    }
+
+    /// Acre 14.33, 14.41, 10.53-10.55: a leader is killed.
+    fn kill_leader(&mut self, l: usize, case: &str, log: &mut Log) {
+        let r = self.rules.clone();
+        self.pos.leaders[l].dead = true;
+        self.pos.leaders[l].at = Location::Destroyed;
+        let text = format!("{} is killed", r.leaders[l].name);
+        let case = case.to_string();
+        log.push_with(|| Event::public(case, text));
+        if let Some(n) = melee::leader_killed(&r, &mut self.pos, l, self.conrad) {
+            let text = format!("the {n:?} Army Morale Level falls by one");
+            log.push_with(|| Event::public("Acre 10.5", text));
+        }
+    }
+
+    /// Acre 12.17, 12.24, 12.34: a siege unit alone in a hex attacked or overrun: towers out
+    /// for three Game-Turns, giant catapults for two, catapults and ballistae destroyed.
+    fn damage_siege(&mut self, e: usize, log: &mut Log) {
+        let r = self.rules.clone();
+        let back = match r.siege[e].kind {
+            SiegeKind::SiegeTower => Some(3),
+            SiegeKind::GiantCatapult => Some(2),
+            SiegeKind::SmallCatapult | SiegeKind::Ballista => None,
+        };
+        let text = match back {
+            Some(t) => {
+                self.pos.siege[e].at = Location::OffMap;
+                self.pos.siege[e].returns_on = Some(self.turn.turn + t);
+                format!(
+                    "{} is damaged and out of play for {t} Game-Turns",
+                    r.siege[e].name
+                )
+            }
+            None => {
+                self.pos.siege[e].at = Location::Destroyed;
+                format!("{} is destroyed", r.siege[e].name)
+            }
+        };
+        log.push_with(|| Event::public("Acre 12.17, 12.24, 12.34", text));
+    }
+
+    /// Acre 13.31, 13.32, 13.4: one search.
+    fn search(&mut self, hex: Hex, log: &mut Log) {
+        let r = self.rules.clone();
+        self.work.spent += 1;
+        self.work.searches.push(hex);
+        let id = r.map.id(hex);
+        if self.tunnels.operative(hex).is_some() {
+            let roll = self.dice.d6();
+            let (m, c, closed) = self.tunnels.subterranean_combat(&r, hex, roll);
+            self.engineer_points = engineering::engineer_points_after(self.engineer_points, m);
+            let closed: Vec<String> = closed.iter().map(|h| r.map.id(*h)).collect();
+            let text = format!(
+                "the Moslem engineers find a tunnel in {id}: subterranean combat; the Moslem \
+                 loses {m} Engineer Points, the Crusader {c} Tunnel Points; closed: {}",
+                closed.join(", ")
+            );
+            log.push_with(|| {
+                Event::public("Acre 13.31, 13.32", text).with_roll(roll_record(
+                    format!("subterranean combat in {id}"),
+                    vec![roll],
+                    "13.4 Subterranean Combat Table",
+                    format!("Moslem -{m}, Crusader -{c}"),
+                ))
+            });
+        } else {
+            self.searched.insert(hex);
+            let text = format!("the Moslem engineers search {id} and find no tunnel");
+            log.push_with(|| Event::public("Acre 13.31", text));
+        }
+    }
+
+    /// `end`: the segment's work done (rolling the dice of its allocations).
+    fn end_step(&mut self, side: Side, log: &mut Log, applied: &mut Applied) {
+        let r = self.rules.clone();
+        match self.turn.step {
+            Step::Tunnel => {
+                self.roll_tunnels(log);
+                self.next(false, log);
+            }
+            Step::Discovery if !self.work.caving => {
+                self.work.caving = true;
+                log.push_with(|| Event::public("Acre 13.31", "the Moslem searches are over"));
+            }
+            Step::Bombardment => {
+                for (e, hex) in std::mem::take(&mut self.work.shots) {
+                    let roll = self.dice.d6();
+                    let points = bombardment::bombard(&r, &mut self.pos, hex, roll);
+                    let level = self.pos.damage.get(&hex).copied().unwrap_or(0);
+                    let text = format!(
+                        "{} bombards {}: {points} Breach Points, damage level {level}",
+                        r.siege[e].name,
+                        r.map.id(hex)
+                    );
+                    log.push_with(|| {
+                        Event::public("Acre 8.1", text).with_roll(roll_record(
+                            format!("bombardment of {}", r.map.id(hex)),
+                            vec![roll],
+                            "8.4 Bombardment Table",
+                            format!("{points} Breach Points"),
+                        ))
+                    });
+                }
+                self.next(false, log);
+            }
+            Step::CounterBombardment => {
+                for (c, t) in std::mem::take(&mut self.work.counter) {
+                    if self.pos.siege[t].at.hex().is_none() {
+                        continue;
+                    }
+                    let roll = self.dice.d6();
+                    let damaged =
+                        bombardment::counter_bombard(&r, &mut self.pos, t, roll, self.turn.turn);
+                    let result = if damaged { "damaged" } else { "no effect" };
+                    let text = format!(
+                        "{} counter-bombards {}: {result}",
+                        r.siege[c].name, r.siege[t].name
+                    );
+                    log.push_with(|| {
+                        Event::public("Acre 8.2", text).with_roll(roll_record(
+                            format!("counter-bombardment of {}", r.siege[t].name),
+                            vec![roll],
+                            "8.5 Counter-Bombardment Table",
+                            result.into(),
+                        ))
+                    });
+                }
+                self.next(false, log);
+            }
+            Step::Repair => {
+                let mut by_hex: BTreeMap<Hex, usize> = BTreeMap::new();
+                for h in std::mem::take(&mut self.work.repairs) {
+                    *by_hex.entry(h).or_insert(0) += 1;
+                }
+                for (h, n) in by_hex {
+                    let rolls: Vec<u8> = (0..n).map(|_| self.dice.d6()).collect();
+                    let steps = bombardment::repair(&r, &mut self.pos, h, &rolls);
+                    let repaired: u8 = steps.iter().map(|s| s.repaired).sum();
+                    let level = self.pos.damage.get(&h).copied().unwrap_or(0);
+                    let text = format!(
+                        "{n} Engineer Points repair {}: {repaired} Breach Points, damage level {level}",
+                        r.map.id(h)
+                    );
+                    log.push_with(|| {
+                        Event::public("Acre 8.3", text).with_roll(roll_record(
+                            format!("repair of {}", r.map.id(h)),
+                            rolls.clone(),
+                            "8.6 Wall Repair Table",
+                            format!("{repaired} repaired"),
+                        ))
+                    });
+                }
+                self.next(false, log);
+            }
+            Step::Impulse {
+                segment: Segment::Fire,
+                ..
+            } => {
+                self.work.fire_ended[ix(side)] = true;
+                if self.work.fire_ended == [true, true] {
+                    applied.revealed = true;
+                    self.resolve_fire(log);
+                }
+            }
+            _ => self.next(false, log),
+        }
+    }
+
+    /// Acre 13.24, 13.25: the Tunnel Points' rolls, in the order allocated; a 6 strikes rock
+    /// and the rest allocated to that tunnel are lost. Seen by the Crusader only (13.23).
+    fn roll_tunnels(&mut self, log: &mut Log) {
+        let r = self.rules.clone();
+        let mut struck: Vec<usize> = Vec::new();
+        for (b, h) in std::mem::take(&mut self.work.digs) {
+            if struck.contains(&b) {
+                continue;
+            }
+            let roll = self.dice.d6();
+            let ok =
+                self.tunnels.check_extend(&r, b, h).is_ok() && self.tunnels.dig(&r, b, h, roll);
+            if !ok {
+                struck.push(b);
+            }
+            let result = if ok {
+                "dug"
+            } else {
+                "rock or collapse: inoperative"
+            };
+            let text = format!("tunnel {} into {}: {result}", b + 1, r.map.id(h));
+            log.push_with(|| {
+                let mut e = Event::private("Acre 13.24", text, vec![Seat(0)]);
+                e.rolls.push(roll_record(
+                    format!("tunnelling {}", r.map.id(h)),
+                    vec![roll],
+                    "13.24: 6 strikes rock",
+                    result.into(),
+                ));
+                e
+            });
+        }
+    }
+
+    /// Acre 9.2, 9.23, 9.5: every fire declared is resolved, then all results applied together.
+    fn resolve_fire(&mut self, log: &mut Log) {
+        let r = self.rules.clone();
+        let mut hits: BTreeMap<usize, Vec<CombatResult>> = BTreeMap::new();
+        let declared: Vec<(Firer, Hex)> = self.work.fire.iter().flatten().copied().collect();
+        for (f, hex) in declared {
+            let Some(target) = self.pos.unit_at(hex) else {
+                continue;
+            };
+            let Ok(rating) = fire::check_fire(&r, &self.pos, f, hex, &[]) else {
+                continue;
+            };
+            let at = match f {
+                Firer::Unit(u) => self.pos.hex_of(u),
+                Firer::Siege(e) => self.pos.siege[e].at.hex(),
+            }
+            .unwrap_or(hex);
+            let modifier = fire::target_modifier(&r, &self.pos, target, at);
+            let roll = self.dice.d6();
+            let result = fire::result(&r, rating, roll, modifier);
+            hits.entry(target).or_default().push(result);
+            let who = match f {
+                Firer::Unit(u) => r.units[u].name.clone(),
+                Firer::Siege(e) => r.siege[e].name.clone(),
+            };
+            let text = format!(
+                "{who} fires at {} in {}: {}",
+                r.units[target].name,
+                r.map.id(hex),
+                result.letter()
+            );
+            log.push_with(|| {
+                Event::public("Acre 9.0", text).with_roll(RollRecord {
+                    purpose: format!("fire at {}", r.units[target].name),
+                    dice: vec![roll],
+                    modifiers: if modifier != 0 {
+                        vec![engine::Modifier {
+                            reason: "terrain and target (9.5)".into(),
+                            value: modifier,
+                        }]
+                    } else {
+                        Vec::new()
+                    },
+                    total: i32::from(roll) + modifier,
+                    cell: Some(format!("9.5 Fire Combat Results Table, rating {rating}")),
+                    result: result.letter().into(),
+                })
+            });
+        }
+        for (u, results) in hits {
+            let disruptions = results
+                .iter()
+                .filter(|x| **x == CombatResult::Disrupted)
+                .count();
+            let worst = results
+                .iter()
+                .copied()
+                .max()
+                .unwrap_or(CombatResult::NoEffect);
+            let result = if worst == CombatResult::Disrupted && disruptions >= 2 {
+                CombatResult::Retreat
+            } else {
+                worst
+            };
+            self.apply_result(u, result, "Acre 9.2", log);
+        }
+        self.work.fire = [Vec::new(), Vec::new()];
+        self.work.resolved = true;
+    }
+
+    /// Acre 9.23, 9.24, 9.27, 10.6: a combat result on a unit ([`melee::apply_result`]),
+    /// with the retreat it starts and the leader loss procedure it calls for.
+    fn apply_result(&mut self, u: usize, result: CombatResult, case: &str, log: &mut Log) {
+        let r = self.rules.clone();
+        let name = r.units[u].name.clone();
+        let case = case.to_string();
+        let start = retreat::start(&r, &self.pos, u);
+        match melee::apply_result(&r, &mut self.pos, u, result) {
+            melee::Applied::NoEffect => {}
+            melee::Applied::Disrupted => {
+                log.push_with(|| Event::public(case, format!("{name} is disrupted")));
+            }
+            melee::Applied::Retreat { .. } => {
+                if let Some(rt) = start {
+                    if !self.retreats.units.iter().any(|x| x.unit == u) {
+                        self.retreats.units.push(rt);
+                        self.retreats.chosen.push(None);
+                        let text = format!("{name} must retreat {} hexes", rt.hexes);
+                        log.push_with(|| Event::public("Acre 9.24", text));
+                    }
+                }
+            }
+            melee::Applied::Reduced => {
+                log.push_with(|| Event::public("Acre 9.27", format!("{name} loses a step")));
+            }
+            melee::Applied::Eliminated { leader } => {
+                if let Some(i) = self.retreats.units.iter().position(|x| x.unit == u) {
+                    self.retreats.units.remove(i);
+                    self.retreats.chosen.remove(i);
+                }
+                let text = format!("{name} is eliminated to the Regrouping Box");
+                log.push_with(|| Event::public("Acre 9.27", text));
+                if let Some(l) = leader {
+                    self.leader_loss(l, log);
+                }
+            }
+        }
+    }
+
+    /// Acre 14.41: the leader loss procedure.
+    fn leader_loss(&mut self, l: usize, log: &mut Log) {
+        let r = self.rules.clone();
+        let side = r.leaders[l].side;
+        let (fate, dice) = leaders::roll_leader_loss(&mut self.dice, side, self.turn.turn);
+        let result = match fate {
+            LeaderFate::Unharmed => "unharmed".to_string(),
+            LeaderFate::Wounded { until } => format!("wounded until Game-Turn {until}"),
+            LeaderFate::Killed => "killed".to_string(),
+        };
+        let text = format!("leader loss of {}: {result}", r.leaders[l].name);
+        log.push_with(|| {
+            Event::public("Acre 14.41", text).with_roll(roll_record(
+                format!("leader loss of {}", r.leaders[l].name),
+                dice.clone(),
+                "14.41",
+                result.clone(),
+            ))
+        });
+        match fate {
+            LeaderFate::Unharmed => {
+                self.pos.leaders[l].at = Location::OffMap;
+                if self.leader_places(l).is_empty() {
+                    // No friendly combat unit to join: he waits off the map for the next
+                    // Allocation Segment, as a wounded leader (rules-notes).
+                    self.pos.leaders[l].wounded_until = Some(self.turn.turn);
+                } else {
+                    self.placing.push(l);
+                }
+            }
+            LeaderFate::Wounded { until } => {
+                self.pos.leaders[l].at = Location::OffMap;
+                self.pos.leaders[l].wounded_until = Some(until);
+            }
+            LeaderFate::Killed => self.kill_leader(l, "Acre 14.41", log),
+        }
+    }
+
+    /// Acre 10.2: before a Crusader melee is rolled, the Moslem may retreat the defender
+    /// before combat (10.21, 10.22), and a horse archer out of command must (10.23).
+    fn announce_resolve(&mut self, side: Side, log: &mut Log) {
+        let r = self.rules.clone();
+        let defender = self
+            .work
+            .melee
+            .as_ref()
+            .and_then(|m| self.pos.unit_at(m.target));
+        if let (Side::Crusader, Some(d), Some(m)) = (side, defender, self.work.melee.as_ref()) {
+            let attackers = m.attackers.clone();
+            if crate::cavalry::must_retreat_before_combat(&r, &self.pos, d, self.conrad) {
+                self.evade(true, log);
+                return;
+            }
+            if crate::cavalry::may_retreat_before_combat(&r, d, &attackers) {
+                if let Some(m) = &mut self.work.melee {
+                    m.awaiting_evade = true;
+                }
+                return;
+            }
+        }
+        self.resolve_melee(side, log);
+    }
+
+    /// Acre 10.21, 10.23, 10.25: the defender retreats before combat; the melee is not
+    /// rolled and the unit may not be attacked again this segment.
+    fn evade(&mut self, forced: bool, log: &mut Log) {
+        let r = self.rules.clone();
+        let Some(m) = self.work.melee.take() else {
+            return;
+        };
+        self.work.attacked.insert(m.target);
+        self.work.attacked_with.extend(m.attackers.iter().copied());
+        let Some(d) = self.pos.unit_at(m.target) else {
+            return;
+        };
+        self.work.evaded.push((d, forced));
+        if let Some(rt) = retreat::start_before_combat(&r, &self.pos, d, forced) {
+            self.retreats.units.push(rt);
+            self.retreats.chosen.push(None);
+        }
+        let how = if forced { "must retreat" } else { "retreats" };
+        let text = format!("{} {how} before combat", r.units[d].name);
+        log.push_with(|| Event::public("Acre 10.2", text));
+    }
+
+    /// Acre 10.0, 10.3, 10.4, 10.5, 10.61, 14.33: resolves the melee announced.
+    fn resolve_melee(&mut self, side: Side, log: &mut Log) {
+        let r = self.rules.clone();
+        let Some(m) = self.work.melee.take() else {
+            return;
+        };
+        self.work.attacked.insert(m.target);
+        self.work.attacked_with.extend(m.attackers.iter().copied());
+        let mut attackers = Vec::new();
+        for &a in &m.attackers {
+            if melee::ladder_needed(&r, &self.pos, a, m.target) == Ok(true) {
+                let roll = self.dice.d6();
+                let heavy = r.unit_type(a).german_knight;
+                let up = melee::mounts_the_wall(roll, heavy);
+                let result = if up {
+                    "mounts the wall"
+                } else {
+                    "fails to mount the wall"
+                };
+                let text = format!("{} {result}", r.units[a].name);
+                log.push_with(|| {
+                    Event::public("Acre 10.31", text).with_roll(roll_record(
+                        format!("ladder assault of {}", r.units[a].name),
+                        vec![roll],
+                        if heavy {
+                            "10.33: 4-6 succeeds"
+                        } else {
+                            "10.31: 3-6 succeeds"
+                        },
+                        result.into(),
+                    ))
+                });
+                if up {
+                    attackers.push(a);
+                }
+            } else {
+                attackers.push(a);
+            }
+        }
+        if attackers.is_empty() {
+            log.push_with(|| Event::public("Acre 10.31", "no attacker mounts the wall: no melee"));
+            return;
+        }
+        let Some(defender) = self.pos.unit_at(m.target) else {
+            // 10.61, 14.33: a leader or siege unit alone is eliminated.
+            if let Some(l) = self.pos.leader_at(m.target) {
+                if r.leaders[l].side != side {
+                    self.kill_leader(l, "Acre 14.33", log);
+                }
+            }
+            if let Some(e) = self.pos.siege_at(m.target) {
+                if r.siege[e].side != side {
+                    self.damage_siege(e, log);
+                }
+            }
+            return;
+        };
+        let (a, d) = melee::strengths(&r, &self.pos, &attackers, &[], defender, self.conrad);
+        let column = melee::odds_column(a, d);
+        let al = leaders::attack_morale_leader(&r, &self.pos, &attackers, self.conrad);
+        let dl = leaders::defence_morale_leader(&r, &self.pos, defender, self.conrad);
+        let am = melee::army_morale(&r, &self.pos, side, &attackers);
+        let dm = melee::army_morale(&r, &self.pos, side.enemy(), &[defender]);
+        let modifier = melee::die_modifier(
+            al.map(|l| r.leaders[l].morale),
+            dl.map(|l| r.leaders[l].morale),
+            am,
+            dm,
+        );
+        let roll = self.dice.d6();
+        let result = melee::result(&r, column, i32::from(roll) + modifier);
+        let odds = column.map_or("under 1-2".to_string(), |c| {
+            r.tables.melee.columns.get(c).cloned().unwrap_or_default()
+        });
+        let text = format!(
+            "melee on {} in {}: attack {} against defence {} ({odds}): {}",
+            r.units[defender].name,
+            r.map.id(m.target),
+            f64::from(a) / 2.0,
+            f64::from(d) / 2.0,
+            result.letter()
+        );
+        log.push_with(|| {
+            let mut mods = Vec::new();
+            if let Some(l) = al {
+                mods.push(engine::Modifier {
+                    reason: format!("attacking leader {} (14.23)", r.leaders[l].name),
+                    value: i32::from(r.leaders[l].morale),
+                });
+            }
+            if let Some(l) = dl {
+                mods.push(engine::Modifier {
+                    reason: format!("defending leader {} (14.23)", r.leaders[l].name),
+                    value: -i32::from(r.leaders[l].morale),
+                });
+            }
+            if am != 0 || dm != 0 {
+                mods.push(engine::Modifier {
+                    reason: "army morale (10.5)".into(),
+                    value: am - dm,
+                });
+            }
+            Event::public("Acre 10.0", text).with_roll(RollRecord {
+                purpose: format!("melee on {}", r.units[defender].name),
+                dice: vec![roll],
+                modifiers: mods,
+                total: i32::from(roll) + modifier,
+                cell: Some(format!("10.8 Melee Combat Results Table, {odds}")),
+                result: result.letter().into(),
+            })
+        });
+        self.apply_result(defender, result, "Acre 10.6", log);
+    }
+
+    /// Decisions made; does what follows without one, until a decision is needed again.
+    fn settle(&mut self, log: &mut Log, applied: &mut Applied) {
+        for _ in 0..10_000 {
+            if self.outcome.is_some() {
+                self.stage = Stage::Over;
+                return;
+            }
+            if self.stage != Stage::Play || !self.placing.is_empty() || !self.following.is_empty() {
+                return;
+            }
+            if !self.retreats.units.is_empty() {
+                if self.settle_retreats(log) {
+                    continue;
+                }
+                return;
+            }
+            match self.turn.step {
+                Step::Impulse {
+                    segment: Segment::Fire,
+                    ..
+                } if self.work.resolved => self.next(false, log),
+                Step::Impulse {
+                    segment: Segment::DisruptionRemoval,
+                    ..
+                } => match self.work.agree {
+                    [Some(a), Some(b)] => {
+                        if a && b {
+                            log.push_with(|| {
+                                Event::public(
+                                    "Acre 4.0",
+                                    "both players agree to end the Assault Phase",
+                                )
+                            });
+                        }
+                        self.next(a && b, log);
+                    }
+                    _ => return,
+                },
+                Step::Regrouping => {
+                    let side = self.work.redeploying;
+                    match side {
+                        Some(s) if !self.to_redeploy(s).is_empty() => return,
+                        Some(Side::Crusader) => self.work.redeploying = Some(Side::Moslem),
+                        _ => {
+                            applied.revealed = true;
+                            self.finish_turn(log);
+                        }
+                    }
+                }
+                _ => return,
+            }
+        }
+    }
+
+    /// Fills in the retreat steps no one need choose, and moves every retreating unit once all
+    /// are chosen. Returns whether something changed.
+    fn settle_retreats(&mut self, log: &mut Log) -> bool {
+        let r = self.rules.clone();
+        let mut changed = false;
+        for i in 0..self.retreats.units.len() {
+            if self.retreats.chosen[i].is_none() && self.retreat_actions(i).is_empty() {
+                self.retreats.chosen[i] = Some(None);
+                changed = true;
+            }
+            if self.retreats.chosen[i].is_none() {
+                return changed;
+            }
+        }
+        let choices: Vec<Option<RetreatStep>> =
+            self.retreats.chosen.iter().map(|c| c.flatten()).collect();
+        let mut units = self.retreats.units.clone();
+        for (rt, c) in units.iter().zip(&choices) {
+            if let Some(RetreatStep::To(h)) = c {
+                self.overrun(r.side_of(rt.unit), *h, log);
+            }
+        }
+        let origins: Vec<(usize, Hex)> = units.iter().map(|x| (x.unit, x.origin)).collect();
+        match retreat::apply_step(&r, &mut self.pos, &mut units, &choices) {
+            Ok(results) => {
+                for (u, outcome) in results {
+                    // 9.22: a leader left in the hex the unit retreated from may go along.
+                    if matches!(
+                        outcome,
+                        retreat::Outcome::Finished | retreat::Outcome::OffMap
+                    ) {
+                        let origin = origins.iter().find(|(x, _)| *x == u).map(|(_, h)| *h);
+                        let leader = origin.and_then(|h| self.pos.leader_at(h)).filter(|&l| {
+                            r.leaders[l].side == r.side_of(u) && !self.pos.leaders[l].dead
+                        });
+                        let room = match self.pos.units[u].at {
+                            Location::Map(h) => self.pos.leader_at(h).is_none(),
+                            _ => true,
+                        };
+                        if let (Some(l), true) = (leader, room) {
+                            self.following.push((l, u));
+                        }
+                    }
+                    let name = r.units[u].name.clone();
+                    match outcome {
+                        retreat::Outcome::Retreating => {}
+                        retreat::Outcome::Finished => {
+                            let at = self.pos.hex_of(u).map(|h| r.map.id(h)).unwrap_or_default();
+                            log.push_with(|| {
+                                Event::public(
+                                    "Acre 9.24",
+                                    format!("{name} retreats to {at} and is disrupted"),
+                                )
+                            });
+                        }
+                        retreat::Outcome::OffMap => {
+                            self.gone_off.insert(u);
+                            log.push_with(|| {
+                                Event::public("Acre 9.26", format!("{name} retreats off the map"))
+                            });
+                        }
+                        retreat::Outcome::Eliminated => {
+                            log.push_with(|| {
+                                Event::public(
+                                    "Acre 9.24",
+                                    format!("{name} cannot retreat and is eliminated"),
+                                )
+                            });
+                            if self.army_unit(u) && melee::army_unit_eliminated(&mut self.pos) {
+                                log.push_with(|| {
+                                    Event::public(
+                                        "Acre 10.52",
+                                        "thirty army units lost: Moslem Army Morale -1",
+                                    )
+                                });
+                            }
+                        }
+                    }
+                    if self.army_unit(u)
+                        && self.pos.hex_of(u).is_some_and(|h| r.map.in_acre(h))
+                        && melee::army_unit_entered_acre(&mut self.pos)
+                    {
+                        log.push_with(|| Event::public("Acre 10.51", "an army unit enters Acre for the first time: Moslem Army Morale +1"));
+                    }
+                }
+                self.retreats.units = units;
+                self.retreats.chosen = vec![None; self.retreats.units.len()];
+            }
+            Err(_) => {
+                // Cannot happen with options offered as legal; drop the retreats rather than
+                // loop (each unit stays where it is, disrupted).
+                for rt in &self.retreats.units {
+                    self.pos.units[rt.unit].disrupted = true;
+                }
+                self.retreats = Default::default();
+            }
+        }
+        true
+    }
+
+    /// Acre 9.22: a friendly leader left in the hex `unit` retreated from may go along with
+    /// it, if there is room for him where it ended (5.52).
+    fn leader_left_behind(&mut self, unit: usize, origin: Hex) {
+        let r = &self.rules;
+        let leader = self
+            .pos
+            .leader_at(origin)
+            .filter(|&l| r.leaders[l].side == r.side_of(unit) && !self.pos.leaders[l].dead);
+        let room = match self.pos.units[unit].at {
+            Location::Map(h) => self.pos.leader_at(h).is_none(),
+            _ => true,
+        };
+        if let (Some(l), true) = (leader, room) {
+            self.following.push((l, unit));
+        }
+    }
+
+    /// Leaves the current step for the next (4.0), checking victory at the end of an Assault
+    /// Phase (18.0).
+    fn next(&mut self, agreed: bool, log: &mut Log) {
+        let r = self.rules.clone();
+        if self.turn.step == Step::Regrouping {
+            return;
+        }
+        let phases = self.phases.unwrap_or(Phases {
+            bombardment: false,
+            assault: false,
+        });
+        let Some(t) = sequence::advance(
+            self.turn,
+            phases,
+            r.scenario.impulses,
+            agreed,
+            r.scenario.turns,
+        ) else {
+            return;
+        };
+        let was_impulse = matches!(self.turn.step, Step::Impulse { .. });
+        self.turn = t;
+        if was_impulse && t.step == Step::Regrouping {
+            if let Some(v) = victory::at_end_of_assault(&r, &self.pos) {
+                self.set_outcome(v, log);
+                return;
+            }
+        }
+        self.enter(log);
+    }
+
+    fn set_outcome(&mut self, v: Verdict, log: &mut Log) {
+        let (winner, reasons) = match v {
+            Verdict::Win(side, reasons) => (Some(planning::seat(side)), reasons),
+            Verdict::Draw(reasons) => (None, reasons),
+        };
+        let reason = reasons.join("; ");
+        let text = match winner {
+            Some(Seat(0)) => format!("the Crusader wins: {reason}"),
+            Some(_) => format!("the Moslem wins: {reason}"),
+            None => format!("a draw: {reason}"),
+        };
+        log.push_with(|| Event::public("Acre 18.0", text));
+        self.outcome = Some(Outcome {
+            winner,
+            level: None,
+            reason,
+        });
+        self.stage = Stage::Over;
+    }
+
+    /// Begins the step the game has come to.
+    fn enter(&mut self, log: &mut Log) {
+        let r = self.rules.clone();
+        self.work = Work::default();
+        match self.turn.step {
+            Step::Allocation => {
+                self.allocation = Allocation::default();
+                self.phases = None;
+                // 14.42: Moslem army leaders return off the map, with their army.
+                for l in 0..r.leaders.len() {
+                    let ls = &self.pos.leaders[l];
+                    let back = ls
+                        .wounded_until
+                        .is_some_and(|u| leaders::returns_in(u) <= self.turn.turn);
+                    let army = self
+                        .leader_army(l)
+                        .is_some_and(|a| a != crate::rules::Army::Garrison);
+                    if back && army && !ls.dead {
+                        self.pos.leaders[l].wounded_until = None;
+                    }
+                }
+                let turn = self.turn.turn;
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 4.0",
+                        format!("Game-Turn {turn}: the Allocation Segment"),
+                    )
+                });
+            }
+            Step::Tunnel => {
+                self.tunnels.new_wall_hexes.clear();
+                self.searched.clear();
+            }
+            Step::Impulse {
+                impulse,
+                segment: Segment::CrusaderMovement,
+            } => {
+                self.moved.clear();
+                if impulse == 1 {
+                    self.gone_off.clear();
+                    self.outerworks_entered = false;
+                }
+            }
+            Step::Impulse {
+                impulse,
+                segment: Segment::DisruptionRemoval,
+            } => {
+                for u in &mut self.pos.units {
+                    u.disrupted = false;
+                }
+                log.push_with(|| Event::public("Acre 9.23", "every disrupted unit is undisrupted"));
+                if impulse >= r.scenario.impulses {
+                    self.next(false, log);
+                }
+            }
+            Step::Regrouping => self.begin_regrouping(log),
+            _ => {}
+        }
+    }
+
+    /// Acre 4.0 3.I, 11.1, 11.2, 11.33 and the Addenda to 13.12: isolation, army units off
+    /// the map, pairing; then each side redeploys (after an Assault Phase only).
+    fn begin_regrouping(&mut self, log: &mut Log) {
+        let r = self.rules.clone();
+        let full = self.phases.is_some_and(sequence::full_regrouping);
+        if !full {
+            self.finish_turn(log);
+            return;
+        }
+        let isolated: Vec<usize> = (0..r.units.len())
+            .filter(|&u| self.pos.hex_of(u).is_some() && regroup::isolated(&r, &self.pos, u))
+            .collect();
+        for u in isolated {
+            let text = format!("{} is isolated", r.units[u].name);
+            log.push_with(|| Event::public("Acre 11.1", text));
+            self.pos.units[u].at = Location::Regrouping;
+            self.pos.units[u].disrupted = false;
+            if self.army_unit(u) && melee::army_unit_eliminated(&mut self.pos) {
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 10.52",
+                        "thirty army units lost: Moslem Army Morale -1",
+                    )
+                });
+            }
+        }
+        // 11.33: the Moslem army leaves the map.
+        for u in 0..r.units.len() {
+            if self.army_unit(u) && self.pos.hex_of(u).is_some() {
+                self.pos.units[u].at = Location::OffMap;
+            }
+        }
+        for l in 0..r.leaders.len() {
+            let army = self
+                .leader_army(l)
+                .is_some_and(|a| a != crate::rules::Army::Garrison);
+            if army && self.pos.leaders[l].at.hex().is_some() {
+                self.pos.leaders[l].at = Location::OffMap;
+            }
+        }
+        log.push_with(|| Event::public("Acre 11.33", "the Moslem army units leave the map"));
+        for (keep, lose) in regroup::pairs(&r, &self.pos) {
+            self.pos.units[lose].at = Location::Destroyed;
+            self.destroyed[ix(r.side_of(lose))] += 1;
+            self.pos.units[keep].reduced = false;
+            self.pos.units[keep].at = Location::OffMap;
+            if !self.army_unit(keep) {
+                self.work.returned.insert(keep);
+            }
+            let text = format!(
+                "{} and {} pair: the first returns, the second is destroyed",
+                r.units[keep].name, r.units[lose].name
+            );
+            log.push_with(|| Event::public("Acre 11.2", text));
+        }
+        self.work.redeploying = Some(Side::Crusader);
+    }
+
+    /// Acre 13.12, 7.0, 7.22, 18.2: the end of the Game-Turn: the foss cleared, the Moslem's
+    /// plan revealed and counted, the Moslem's victory after the last Game-Turn, or the next.
+    fn finish_turn(&mut self, log: &mut Log) {
+        let r = self.rules.clone();
+        for e in engineering::unfill_foss(&r, &mut self.pos, &mut self.dice) {
+            log.push_with(|| e);
+        }
+        let _ = self.allocation.end_of_turn(&r, &mut self.used);
+        for e in self.allocation.end_of_turn_events() {
+            log.push_with(|| e);
+        }
+        if let Some(v) = victory::at_end_of_turn(&r, self.turn.turn) {
+            self.set_outcome(v, log);
+            return;
+        }
+        self.turn = Turn {
+            turn: self.turn.turn + 1,
+            step: Step::Allocation,
+        };
+        self.enter(log);
+    }
+}

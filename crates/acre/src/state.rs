@@ -1,0 +1,335 @@
+//! The game state: plain, serialisable data (the checked rules behind an `Arc`, skipped when
+//! serialised) holding where everything stands, the secret plans and tunnels, where the game
+//! is in its Sequence of Play and the work in hand within the current step (units moved,
+//! allocations made before their dice are rolled, an open melee, retreats under way).
+
+use std::collections::BTreeSet;
+use std::sync::Arc;
+
+use engine::{Dice, Outcome};
+use hexgrid::Hex;
+use serde::{Deserialize, Serialize};
+
+use crate::engineering::Tunnels;
+use crate::fire::Firer;
+use crate::intervention::Used;
+use crate::planning::{Allocation, Phases};
+use crate::retreat::{Retreater, Step as RetreatStep};
+use crate::rules::{Army, Rules, Side};
+use crate::sequence::{Step, Turn};
+use crate::setup::Piece;
+use crate::Position;
+
+/// Where the game is: the set-up, play, or over.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Stage {
+    /// 17.0: this side is setting up (the Crusader first, then the Moslem).
+    SetUp(Side),
+    /// The Sequence of Play, at [`State::turn`].
+    Play,
+    /// The game is over.
+    Over,
+}
+
+/// A melee announced and not yet resolved (10.1).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Melee {
+    /// The hex attacked.
+    pub target: Hex,
+    /// The attacking units joined so far.
+    pub attackers: Vec<usize>,
+    /// The Moslem is choosing whether the defender retreats before combat (10.21).
+    #[serde(default)]
+    pub awaiting_evade: bool,
+}
+
+/// A retreat under way (9.3): the units retreating and the step chosen this round for each.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Retreats {
+    /// The units retreating.
+    pub units: Vec<Retreater>,
+    /// The step chosen for each this round (`Some(None)`: it has none and is eliminated).
+    pub chosen: Vec<Option<Option<RetreatStep>>>,
+}
+
+/// The work in hand within the current step, cleared when a step begins.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Work {
+    /// Pieces that have moved or been let go this Movement Segment (5.0).
+    pub done: BTreeSet<Piece>,
+    /// The piece selected to move.
+    pub selected: Option<Piece>,
+    /// Pieces let go without moving after being selected (once each: 5.0).
+    pub deselected: BTreeSet<Piece>,
+    /// Points spent this step (Tunnel Points, searches).
+    pub spent: u8,
+    /// Tunnel hexes allocated before their rolls (13.25): base and hex. Secret.
+    pub digs: Vec<(usize, Hex)>,
+    /// Giant catapults allocated to Wall/Tower hexes (8.11).
+    pub shots: Vec<(usize, Hex)>,
+    /// Small catapults allocated to giant catapults (8.21).
+    pub counter: Vec<(usize, usize)>,
+    /// Engineer Points allocated to Wall/Tower hexes (8.31).
+    pub repairs: Vec<Hex>,
+    /// Fire declared by each side, secret until both have ended (9.0, 4.0 3.C).
+    pub fire: [Vec<(Firer, Hex)>; 2],
+    /// Whether each side has ended its fire.
+    pub fire_ended: [bool; 2],
+    /// The Crusader's cave-ins follow the Moslem's searches (4.0 1.D).
+    pub caving: bool,
+    /// The melee announced and not yet resolved.
+    pub melee: Option<Melee>,
+    /// Units that have attacked this Melee Segment (10.13).
+    pub attacked_with: BTreeSet<usize>,
+    /// Hexes attacked this Melee Segment (10.13).
+    pub attacked: BTreeSet<Hex>,
+    /// Each side's answer to ending the Assault Phase after this Impulse (4.0 note).
+    pub agree: [Option<bool>; 2],
+    /// The side redeploying in the Regrouping Segment (11.3).
+    pub redeploying: Option<Side>,
+    /// Units returned from the Regrouping Box, to be redeployed (11.2).
+    pub returned: BTreeSet<usize>,
+    /// Hexes searched this Discovery Segment (13.31).
+    pub searches: Vec<Hex>,
+    /// The simultaneous fire has been resolved (9.2).
+    pub resolved: bool,
+    /// Units that retreated before combat this Melee Segment (10.25), and whether each was
+    /// forced to (10.23).
+    pub evaded: Vec<(usize, bool)>,
+}
+
+/// Areas of the map the rules name, worked out once from the data.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Derived {
+    /// Between the outerworks and the foss (5.17, 12.23).
+    pub between: BTreeSet<Hex>,
+    /// 5.16, 17.0: the Crusader set-up and strategic ground.
+    pub crusader_ground: BTreeSet<Hex>,
+    /// 17.0: the Moslem set-up ground.
+    pub moslem_ground: BTreeSet<Hex>,
+    /// 11.32: where the Crusader redeploys: between the outerworks and the foss, not within
+    /// four hexes of a Wall/Tower hex.
+    pub crusader_redeploy: BTreeSet<Hex>,
+    /// 11.31: within Acre, walls included.
+    pub acre: BTreeSet<Hex>,
+    /// 13.22: the hexes where a Tunnel Base may stand.
+    pub base_sites: Vec<Hex>,
+    /// Wall and Tower hexes.
+    pub walls: Vec<Hex>,
+    /// 7.21: where army units enter.
+    pub entry: Vec<Hex>,
+}
+
+impl Derived {
+    /// Works the areas out.
+    pub fn new(rules: &Rules) -> Derived {
+        use crate::map::Class;
+        let between = rules.map.between_outerworks_and_foss();
+        let walls = rules.map.hexes_of(&[Class::Wall, Class::Tower]);
+        let limit = rules.scenario.setup_distance;
+        let crusader_redeploy = between
+            .iter()
+            .copied()
+            .filter(|&h| walls.iter().all(|w| w.distance(h) > limit))
+            .filter(|&h| {
+                rules.map.class(h) != Class::Foss && rules.map.class(h) != Class::Outerworks
+            })
+            .collect();
+        let empty = Tunnels::new(rules);
+        let base_sites = between
+            .iter()
+            .copied()
+            .filter(|&h| empty.check_base(rules, h).is_ok())
+            .collect();
+        let entry = rules
+            .map
+            .grid
+            .hexes()
+            .filter(|&h| crate::intervention::entry_hex(rules, h))
+            .collect();
+        Derived {
+            crusader_ground: crate::setup::crusader_ground(rules),
+            moslem_ground: crate::setup::moslem_ground(rules),
+            acre: rules
+                .map
+                .grid
+                .hexes()
+                .filter(|&h| rules.map.in_acre(h))
+                .collect(),
+            between,
+            crusader_redeploy,
+            base_sites,
+            walls,
+            entry,
+        }
+    }
+}
+
+/// The whole game.
+#[derive(Clone, Debug, Serialize)]
+pub struct State {
+    /// The checked data (not serialised: it is the data set's).
+    #[serde(skip)]
+    pub rules: Arc<Rules>,
+    /// Areas of the map worked out once from the rules (not serialised).
+    #[serde(skip)]
+    pub derived: Arc<Derived>,
+    /// 16.0, Conrad of Montferrat, is in play.
+    pub conrad: bool,
+    /// The game's dice.
+    pub dice: Dice,
+    /// Where everything stands.
+    #[serde(serialize_with = "serialize_position")]
+    pub pos: Position,
+    /// The Crusader tunnels (secret: 13.23).
+    pub tunnels: Tunnels,
+    /// Intervention counters chosen so far (7.22).
+    pub used: Used,
+    /// This Game-Turn's secret plans (4.0 1.A).
+    pub allocation: Allocation,
+    /// The phases this Game-Turn's plans opened, once both are known.
+    pub phases: Option<Phases>,
+    /// Where the game is in its Sequence of Play.
+    pub turn: Turn,
+    /// Set-up, play or over.
+    pub stage: Stage,
+    /// The Moslem Engineer Points per Game-Turn (13.3, 13.32).
+    pub engineer_points: u8,
+    /// The work in hand within the step.
+    pub work: Work,
+    /// Retreats under way.
+    pub retreats: Retreats,
+    /// Leaders unharmed by the leader loss procedure, waiting to be placed (14.41).
+    pub placing: Vec<usize>,
+    /// Leaders whose unit has retreated from their hex, waiting for their player to take them
+    /// along or leave them (9.22): leader and unit.
+    pub following: Vec<(usize, usize)>,
+    /// Units that moved in this Impulse's Crusader Movement Segment (13.11).
+    pub moved: BTreeSet<usize>,
+    /// Moslem army units retreated off the map this Assault Phase (9.26).
+    pub gone_off: BTreeSet<usize>,
+    /// A Crusader unit has entered an outerworks hex this Assault Phase (7.23).
+    pub outerworks_entered: bool,
+    /// Hexes the Moslem searched and found empty since the last Tunnel Segment (13.31).
+    pub searched: BTreeSet<Hex>,
+    /// Combat units permanently destroyed per side (11.2), for statistics.
+    pub destroyed: [u32; 2],
+    /// How the game ended.
+    pub outcome: Option<Outcome>,
+}
+
+/// The index of a side in per-side arrays.
+pub fn ix(side: Side) -> usize {
+    match side {
+        Side::Crusader => 0,
+        Side::Moslem => 1,
+    }
+}
+
+/// The side of a seat.
+pub fn side_of_seat(seat: engine::Seat) -> Option<Side> {
+    match seat.0 {
+        0 => Some(Side::Crusader),
+        1 => Some(Side::Moslem),
+        _ => None,
+    }
+}
+
+impl State {
+    /// A new game at the set-up (17.0), the Crusader to place first.
+    pub fn new(rules: Arc<Rules>, conrad: bool, dice: Dice) -> State {
+        let pos = Position::empty(&rules);
+        let tunnels = Tunnels::new(&rules);
+        let engineer_points = rules.scenario.engineering.engineer_points;
+        State {
+            derived: Arc::new(Derived::new(&rules)),
+            rules,
+            conrad,
+            dice,
+            pos,
+            tunnels,
+            used: Used::default(),
+            allocation: Allocation::default(),
+            phases: None,
+            turn: Turn {
+                turn: 1,
+                step: Step::Allocation,
+            },
+            stage: Stage::SetUp(Side::Crusader),
+            engineer_points,
+            work: Work::default(),
+            retreats: Retreats::default(),
+            placing: Vec::new(),
+            following: Vec::new(),
+            moved: BTreeSet::new(),
+            gone_off: BTreeSet::new(),
+            outerworks_entered: false,
+            searched: BTreeSet::new(),
+            destroyed: [0, 0],
+            outcome: None,
+        }
+    }
+
+    /// A piece's side.
+    pub fn side_of_piece(&self, piece: Piece) -> Side {
+        piece.side(&self.rules)
+    }
+
+    /// The army of a Moslem leader's contingent, if he leads one.
+    pub fn leader_army(&self, leader: usize) -> Option<Army> {
+        self.rules
+            .contingents
+            .iter()
+            .find(|c| c.leader == leader)
+            .and_then(|c| c.army)
+    }
+
+    /// Whether a unit belongs to a Moslem off-map army (not the garrison).
+    pub fn army_unit(&self, unit: usize) -> bool {
+        self.rules
+            .contingent_of(unit)
+            .army
+            .is_some_and(|a| a != Army::Garrison)
+    }
+
+    /// The notation name of a piece: its printed name in lower case with hyphens.
+    pub fn slug(&self, piece: Piece) -> String {
+        slug(piece.name(&self.rules))
+    }
+
+    /// A hex's printed id.
+    pub fn id(&self, hex: Hex) -> String {
+        self.rules.map.id(hex)
+    }
+}
+
+/// A printed name as a notation word: lower case, spaces as hyphens.
+pub fn slug(name: &str) -> String {
+    name.to_lowercase().replace([' ', '\''], "-")
+}
+
+/// The position serialised with its wall damage as a list of pairs (JSON keys must be text).
+fn serialize_position<S: serde::Serializer>(pos: &Position, s: S) -> Result<S::Ok, S::Error> {
+    use crate::position::{ArmyMorale, LeaderState, SiegeState, UnitState};
+    #[derive(Serialize)]
+    struct Flat<'a> {
+        units: &'a [UnitState],
+        leaders: &'a [LeaderState],
+        siege: &'a [SiegeState],
+        damage: Vec<(Hex, u8)>,
+        caved_in: &'a BTreeSet<Hex>,
+        filled: &'a BTreeSet<Hex>,
+        morale: &'a ArmyMorale,
+    }
+    Flat {
+        units: &pos.units,
+        leaders: &pos.leaders,
+        siege: &pos.siege,
+        damage: pos.damage.iter().map(|(h, d)| (*h, *d)).collect(),
+        caved_in: &pos.caved_in,
+        filled: &pos.filled,
+        morale: &pos.morale,
+    }
+    .serialize(s)
+}
