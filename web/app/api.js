@@ -1,12 +1,53 @@
 // Talking to the server (docs/api.md): JSON requests, the game's WebSocket with automatic
 // reconnection, and the tokens this browser keeps per game.
 
-/** An error answered by the server, with its HTTP status. */
+/** An error answered by the server, with its HTTP status and the body it sent. */
 export class ApiError extends Error {
-  constructor(status, message) {
+  constructor(status, message, body = null) {
     super(message);
     this.status = status;
+    this.body = body;
   }
+}
+
+/**
+ * Applies the operations of an update message (docs/api.md, *Updates*) to a document, in
+ * place; throws when one does not fit (the caller then asks for the whole document).
+ */
+export function applyOps(doc, ops) {
+  let root = doc;
+  for (const op of ops) {
+    const path = op.path || [];
+    if (!path.length) {
+      if (op.op === 'set') root = op.value;
+      else if (op.op === 'push') root.push(...op.values);
+      else throw new Error(`bad operation ${op.op} at the root`);
+      continue;
+    }
+    let at = root;
+    for (const step of path.slice(0, -1)) {
+      at = at?.[step];
+      if (at === undefined || at === null || typeof at !== 'object') throw new Error(`no ${path.join('.')}`);
+    }
+    const last = path[path.length - 1];
+    if (op.op === 'set') at[last] = op.value;
+    else if (op.op === 'del') delete at[last];
+    else if (op.op === 'push' && Array.isArray(at[last])) at[last].push(...op.values);
+    else throw new Error(`bad operation ${op.op} at ${path.join('.')}`);
+  }
+  return root;
+}
+
+const maps = new Map();
+
+/** The map of a state document's `map` key (fetched once; never changes). */
+export function fetchMap(key) {
+  if (!maps.has(key)) {
+    const p = request('GET', `/api/maps/${encodeURIComponent(key)}`);
+    p.catch(() => maps.delete(key));
+    maps.set(key, p);
+  }
+  return maps.get(key);
 }
 
 /**
@@ -32,14 +73,14 @@ export async function request(method, path, { body, token } = {}) {
   }
   if (!res.ok) {
     const msg = data && typeof data.error === 'string' ? data.error : text || res.statusText;
-    throw new ApiError(res.status, msg);
+    throw new ApiError(res.status, msg, data);
   }
   return data;
 }
 
 /**
  * A live connection to one game for one token (or a spectator): calls `onState(doc)` with
- * every state the server pushes, `onStatus(text)` when the link changes, `onError(status,
+ * every state the server pushes (whole, or rebuilt from an update of the last one), `onStatus(text)` when the link changes, `onError(status,
  * message)` for errors the server reports. Reconnects with backoff until closed.
  */
 export class GameSocket {
@@ -83,8 +124,26 @@ export class GameSocket {
       } catch {
         return;
       }
-      if (msg.type === 'state' && msg.state) this.onState(msg.state);
-      else if (msg.type === 'error') this.onError(msg.status, msg.error);
+      if (msg.type === 'state' && msg.state) {
+        this.doc = msg.state;
+        this.onState(structuredClone(this.doc));
+      } else if (msg.type === 'update') {
+        if (!this.doc || this.doc.revision !== msg.base) {
+          // Not the document this update is from: reconnect for a whole one.
+          this.doc = null;
+          ws.close();
+          return;
+        }
+        try {
+          this.doc = applyOps(this.doc, msg.ops || []);
+        } catch {
+          this.doc = null;
+          ws.close();
+          return;
+        }
+        this.updates = (this.updates || 0) + 1;
+        this.onState(structuredClone(this.doc));
+      } else if (msg.type === 'error') this.onError(msg.status, msg.error, msg);
     });
     ws.addEventListener('close', () => {
       if (this.ws === ws) this.retry();

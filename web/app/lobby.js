@@ -125,6 +125,7 @@ async function create() {
     options: [...document.querySelectorAll('#options input:checked')].map((b) => b.value),
     seats: Object.fromEntries([...document.querySelectorAll('#seats select')].map((sel) => [sel.dataset.seat, sel.value])),
   };
+  if ($('manual-dice').checked) body.dice = 'manual';
   const seed = $('seed').value.trim();
   if (seed !== '') {
     if (!/^\d+$/.test(seed)) {

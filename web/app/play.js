@@ -1,7 +1,7 @@
 // The game page (/play/GAMEID?token=T): the map, the seat's decisions, the log, live updates
 // and, when this browser holds several seats (hot-seat), the hand-over screen between them.
 
-import { ApiError, GameSocket, request, savedGames, seatTitle } from './api.js';
+import { ApiError, GameSocket, fetchMap, request, savedGames, seatTitle } from './api.js';
 import { HexMap, featureKind, isRoad, legendEntries, texturesDefs, Styles } from './hexmap.js';
 
 const $ = (id) => document.getElementById(id);
@@ -32,6 +32,8 @@ const ui = {
   handoverTo: undefined,
   selected: null,
   selectedHex: null,
+  /** The selected counter's actions as last fetched: `{ seat, revision, counter, actions }`. */
+  unit: null,
   sending: false,
   logCount: 0,
   logSeat: undefined,
@@ -74,12 +76,26 @@ function linkStatus(seat, s) {
   $('link').className = `link-state ${text === 'live' ? 'ok' : 'warn'}`;
 }
 
-/** A new state document for a seat: keep the newest, then decide what to show. */
-function receive(seat, doc) {
-  if (!doc || typeof doc !== 'object') return;
+/**
+ * A new state document for a seat: its board is the map (fetched once per key) with the
+ * document's counters; keep the newest, then decide what to show.
+ */
+async function receive(seat, raw) {
+  if (!raw || typeof raw !== 'object') return;
+  let mapDoc = {};
+  if (raw.map) {
+    try {
+      mapDoc = await fetchMap(raw.map);
+    } catch (e) {
+      showError(e.status, e.message);
+      return;
+    }
+  }
   const old = ui.docs.get(seat);
-  if (old && typeof old.revision === 'number' && typeof doc.revision === 'number' && doc.revision < old.revision) return;
-  ui.docs.set(seat, doc);
+  if (old && typeof old.revision === 'number' && typeof raw.revision === 'number' && raw.revision < old.revision) return;
+  const { version: _v, ...map } = mapDoc || {};
+  ui.docs.set(seat, { ...raw, board: { ...map, ...(raw.board || {}) } });
+  if (seat === ui.shown && ui.selected) loadUnit(ui.selected);
   choose();
 }
 
@@ -155,7 +171,7 @@ function show() {
   if (d.seat) $('seat').style.setProperty('--side', new Styles(d.board?.styles).side(d.seat));
 
   // Drop a selection that no longer makes sense.
-  if (ui.selected && !(d.board?.counters || []).some((c) => c.id === ui.selected) && !actionsOf(ui.selected).length) {
+  if (ui.selected && !(d.board?.counters || []).some((c) => c.id === ui.selected) && !actionCount(ui.selected)) {
     ui.selected = null;
     ui.selectedHex = null;
   }
@@ -163,6 +179,7 @@ function show() {
   if (sel) ui.selectedHex = sel.hex;
   drawMap();
   drawStatus(d);
+  drawFailure(d);
   drawSelection();
   drawActions(d);
   drawLegend(d.board || {});
@@ -174,9 +191,53 @@ function actions() {
   return doc()?.actions || [];
 }
 
-/** Actions whose actors include counter `id`. */
+/**
+ * Actions whose actors include counter `id`: the selected counter's as fetched for this
+ * revision, else those listed whole in the document (the rest are asked for on selection).
+ */
 function actionsOf(id) {
+  const d = doc();
+  const u = ui.unit;
+  if (u && d && u.counter === id && u.seat === ui.shown && u.revision === d.revision) return u.actions;
   return actions().filter((a) => (a.counters || []).includes(id));
+}
+
+/** How many actions counter `id` has in document `d`. */
+function actionCount(id, d = doc()) {
+  const listed = (d?.actions || []).filter((a) => (a.counters || []).includes(id)).length;
+  return listed + ((d?.actors || []).find((x) => x.counter === id)?.actions || 0);
+}
+
+/** Fetches the actions of counter `id` for the shown seat, then redraws. */
+async function loadUnit(id) {
+  const d = doc();
+  const seat = ui.shown;
+  if (!d || !d.your_turn || !(d.actors || []).some((x) => x.counter === id)) return;
+  const u = ui.unit;
+  if (u && u.counter === id && u.seat === seat && u.revision === d.revision) return;
+  try {
+    const q = `?counter=${encodeURIComponent(id)}`;
+    const got = await request('GET', `/api/games/${encodeURIComponent(gameId)}/actions${q}`, { token: tokens.get(seat) });
+    if (ui.shown !== seat || doc()?.revision !== got.revision || ui.selected !== id) return;
+    ui.unit = { seat, revision: got.revision, counter: id, actions: got.actions || [] };
+    drawMap();
+    drawSelection();
+    drawActions(doc());
+  } catch (e) {
+    showError(e.status, e.message);
+  }
+}
+
+/** The lone `select` action of counter `id` when that is all it may do now. */
+function selectAction(id) {
+  if ((doc()?.actors || []).some((x) => x.counter === id)) return null;
+  const own = actions().filter((a) => (a.counters || []).includes(id));
+  return own.length === 1 && own[0].kind === 'select' ? own[0] : null;
+}
+
+/** The `deselect` action, when the game lists one. */
+function deselectAction() {
+  return actions().find((a) => a.kind === 'deselect') || null;
 }
 
 function isAttack(a) {
@@ -217,6 +278,14 @@ function drawStatus(d) {
   $('turn').textContent = turn;
   $('turn').className = `turn-chip${d.your_turn ? ' yours' : ''}`;
   $('undo').hidden = !d.can_undo;
+  $('dice-mode').hidden = d.dice !== 'manual';
+}
+
+/** An AI seat that stopped playing, told to every player. */
+function drawFailure(d) {
+  const box = $('ai-failure');
+  box.hidden = !d.ai_failure;
+  box.textContent = d.ai_failure ? `AI stopped: ${d.ai_failure}` : '';
 }
 
 function drawOutcome(d) {
@@ -266,7 +335,7 @@ function drawSelection() {
     b.style.setProperty('--side', styles.side(c.side));
     b.dataset.counter = c.id;
     b.setAttribute('aria-pressed', String(c.id === ui.selected));
-    const n = actionsOf(c.id).length;
+    const n = c.id === ui.selected ? actionsOf(c.id).length : actionCount(c.id);
     b.replaceChildren(
       text('span', c.name, 'chip-name'),
       text('span', c.values, 'chip-values'),
@@ -296,22 +365,23 @@ function drawSelection() {
 function drawActions(d) {
   const box = $('actions-box');
   const list = d.actions || [];
-  box.hidden = !list.length;
+  box.hidden = !list.length && !(d.actors || []).length;
   const filter = $('filter');
-  filter.hidden = list.length <= FILTER_AT;
+  const own = ui.selected ? actionsOf(ui.selected).length : 0;
+  filter.hidden = list.length + (d.actors || []).length + own <= FILTER_AT;
   const f = filter.hidden ? '' : filter.value.trim().toLowerCase();
   const out = $('actions');
   out.replaceChildren();
   if (f) {
-    const hits = list.filter((a) => `${a.label || ''} ${a.notation} ${(a.details || []).join(' ')}`.toLowerCase().includes(f));
+    const sel = ui.selected ? actionsOf(ui.selected).filter((a) => !list.includes(a)) : [];
+    const hits = [...list, ...sel].filter((a) => `${a.label || ''} ${a.notation} ${(a.details || []).join(' ')}`.toLowerCase().includes(f));
     out.append(hits.length ? actionList(hits, 60) : text('p', 'No action matches the filter.', 'muted'));
     return;
   }
-  const onMap = list.filter((a) => a.hex && (a.counters || []).length);
-  const others = list.filter((a) => !onMap.includes(a));
+  const onMap = d.actors || [];
+  const others = list;
   if (onMap.length) {
-    const actors = new Map();
-    for (const a of onMap) for (const c of a.counters) actors.set(c, (actors.get(c) || 0) + 1);
+    const actors = new Map(onMap.map((x) => [x.counter, x.actions]));
     const det = document.createElement('details');
     det.className = 'action-group actors';
     det.dataset.kind = 'map';
@@ -480,6 +550,11 @@ function eventItem(ev, n) {
 function onCounter(id, hex) {
   const d = doc();
   if (!d) return;
+  if (ui.selected !== id) {
+    // A unit that must be selected in the game first (a `select` action): at once.
+    const sel = selectAction(id);
+    if (sel) return pickUnit(id);
+  }
   if (ui.selected && id !== ui.selected) {
     // Aimed at: the selected counter's attacks on it.
     const aimed = actionsOf(ui.selected).filter((a) => (a.targets || []).includes(id));
@@ -503,6 +578,8 @@ function onHex(id) {
   }
   const top = (doc().board.counters || []).filter((c) => c.hex === id)
     .sort((a, b) => a.stack_position - b.stack_position)[0];
+  // Empty map: put back a unit the game has selected.
+  if (!top && deselectAction()) return cancel();
   ui.selected = top ? top.id : null;
   ui.selectedHex = id;
   drawMap();
@@ -512,24 +589,51 @@ function onHex(id) {
 /** Selects a counter: on the map, or off it (waiting to be placed) when it has actions. */
 function selectCounter(id) {
   const c = (doc()?.board.counters || []).find((x) => x.id === id);
-  if (!c && !actionsOf(id).length) return;
+  if (!c && !actionCount(id)) return;
   ui.selected = id;
   ui.selectedHex = c ? c.hex : null;
+  ui.path = [];
   drawMap();
   drawSelection();
   drawActions(doc());
+  loadUnit(id);
+}
+
+/**
+ * Picks a unit to act with: sends its `select` at once where the game asks for one (its
+ * destinations come with the new view), else selects it here; `centre` brings it into view.
+ */
+function pickUnit(id, centre = false) {
+  const sel = selectAction(id);
+  const c = (doc()?.board.counters || []).find((x) => x.id === id);
+  if (sel) {
+    ui.selected = id;
+    ui.selectedHex = c ? c.hex : null;
+    act(sel.notation);
+  } else {
+    selectCounter(id);
+  }
+  if (c && centre) map.centreOn(c.hex);
+}
+
+/** Escape: drops the selection, and puts the unit back where the game has it selected. */
+function cancel() {
+  const de = deselectAction();
+  clearSelection();
+  if (de) act(de.notation);
 }
 
 function clearSelection(redraw = true) {
   ui.selected = null;
   ui.selectedHex = null;
   ui.path = [];
+  ui.unit = null;
   if (redraw && doc()) {
     drawMap();
     drawSelection();
   }
 }
-$('deselect').addEventListener('click', () => clearSelection());
+$('deselect').addEventListener('click', () => cancel());
 
 function counterName(id) {
   return (doc()?.board.counters || []).find((c) => c.id === id)?.name || String(id).replace(/-/g, ' ');
@@ -630,6 +734,7 @@ function chooser(list, title) {
       act(a.notation);
     });
     go.addEventListener('mouseenter', () => preview(a));
+    go.addEventListener('focus', () => preview(a));
     card.append(go);
     body.append(card);
   }
@@ -638,33 +743,70 @@ function chooser(list, title) {
   body.querySelector('button')?.focus();
 }
 
-/** Sends an action with the current revision; shows the result or the error. */
-async function act(notation) {
+/**
+ * Sends an action with the current revision (and the dice entered for it); shows the result
+ * or the error. In a game with manual dice, an action that rolls asks for the dice first.
+ */
+async function act(notation, dice) {
   const seat = ui.shown;
   const d = doc();
   if (!d || ui.sending) return;
   ui.sending = true;
   document.body.classList.add('busy');
+  let retry = null;
   try {
+    const body = { action: notation, revision: d.revision };
+    if (dice) body.dice = dice;
     const next = await request('POST', `/api/games/${encodeURIComponent(gameId)}/actions`, {
-      token: tokens.get(seat), body: { action: notation, revision: d.revision },
+      token: tokens.get(seat), body,
     });
     ui.path = [];
     hideError();
-    if (ui.selected && !(next.actions || []).some((a) => (a.counters || []).includes(ui.selected))) {
+    if (ui.selected && !actionCount(ui.selected, next)) {
       ui.selected = null;
       ui.selectedHex = null;
+      ui.unit = null;
     }
     receive(seat, next);
     // The other seats held here see the change too (the sockets bring it as well).
     if (hotseat) fetchAll();
   } catch (e) {
-    showError(e.status, e.message);
-    if (e instanceof ApiError && (e.status === 409 || e.status === 403)) fetchAll();
+    if (e instanceof ApiError && e.status === 422 && e.body?.dice_needed) {
+      retry = { notation, message: dice ? e.message : '' };
+    } else {
+      showError(e.status, e.message);
+      if (e instanceof ApiError && (e.status === 409 || e.status === 403)) fetchAll();
+    }
   } finally {
     ui.sending = false;
     document.body.classList.remove('busy');
   }
+  if (retry) {
+    const entered = await askDice(retry.notation, retry.message);
+    if (entered) act(retry.notation, entered);
+  }
+}
+
+/**
+ * Asks for the dice rolled at the table for an action (manual dice); resolves with them, or
+ * null when cancelled.
+ */
+function askDice(notation, problem) {
+  const dlg = $('dice');
+  const input = $('dice-input');
+  $('dice-action').textContent = actions().find((a) => a.notation === notation)?.label || notation;
+  $('dice-problem').textContent = problem;
+  $('dice-problem').hidden = !problem;
+  input.value = '';
+  return new Promise((resolve) => {
+    dlg.addEventListener('close', () => {
+      const values = input.value.split(/[\s,]+/).filter(Boolean).map(Number);
+      const ok = dlg.returnValue === 'roll' && values.length && values.every((v) => Number.isInteger(v) && v >= 0 && v <= 255);
+      resolve(ok ? values : null);
+    }, { once: true });
+    dlg.showModal();
+    input.focus();
+  });
 }
 
 $('undo').addEventListener('click', async () => {
@@ -706,12 +848,39 @@ $('toast-close').addEventListener('click', hideError);
 $('zoom-in').addEventListener('click', () => map.zoomAt(1.3));
 $('zoom-out').addEventListener('click', () => map.zoomAt(1 / 1.3));
 $('zoom-fit').addEventListener('click', () => map.fit());
+/** The units that may act now, in the order Tab visits them. */
+function cycleUnits() {
+  const d = doc();
+  if (!d || !d.your_turn) return [];
+  const ids = (d.actors || []).map((x) => x.counter);
+  for (const a of d.actions || []) {
+    if (a.kind === 'select') for (const c of a.counters || []) if (!ids.includes(c)) ids.push(c);
+  }
+  return ids;
+}
+
 $('map').addEventListener('keydown', (e) => {
+  if (e.ctrlKey || e.metaKey || e.altKey) return;
   const step = 60;
   const keys = {
     ArrowLeft: () => map.panBy(step, 0), ArrowRight: () => map.panBy(-step, 0),
     ArrowUp: () => map.panBy(0, step), ArrowDown: () => map.panBy(0, -step),
+    h: () => map.panBy(step, 0), l: () => map.panBy(-step, 0),
+    k: () => map.panBy(0, step), j: () => map.panBy(0, -step),
     '+': () => map.zoomAt(1.3), '=': () => map.zoomAt(1.3), '-': () => map.zoomAt(1 / 1.3), 0: () => map.fit(),
+    Tab: () => {
+      // The next (Shift: previous) unit that may act.
+      const ids = cycleUnits();
+      if (!ids.length) return;
+      const at = ids.indexOf(ui.selected);
+      const next = ids[(at < 0 ? (e.shiftKey ? ids.length - 1 : 0) : at + (e.shiftKey ? ids.length - 1 : 1)) % ids.length];
+      if (next !== ui.selected) pickUnit(next, true);
+    },
+    Enter: () => {
+      // The selected unit's actions, to confirm one (Enter) or cancel (Escape).
+      const own = ui.selected ? actionsOf(ui.selected) : [];
+      if (own.length) chooser(own, counterName(ui.selected));
+    },
   };
   if (keys[e.key]) {
     e.preventDefault();
@@ -719,7 +888,8 @@ $('map').addEventListener('keydown', (e) => {
   }
 });
 document.addEventListener('keydown', (e) => {
-  if (e.key === 'Escape' && !$('chooser').open && ui.selectedHex) clearSelection();
+  if (e.key !== 'Escape' || $('chooser').open || $('dice').open) return;
+  if (ui.selected || ui.selectedHex || deselectAction()) cancel();
 });
 window.addEventListener('resize', () => {
   if (!map.fitted) return;
@@ -742,4 +912,4 @@ function li(...children) {
 }
 
 // For tests and debugging: what the page shows now.
-window.crusades = { ui, map, tokens, hotseat, sockets, receive };
+window.crusades = { ui, map, tokens, hotseat, sockets, receive, doc };

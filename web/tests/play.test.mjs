@@ -31,9 +31,31 @@ function createGame(seats, seed = 11) {
   return api(server.base, 'POST', '/api/games', { body: { scenario: SCENARIO, options: [], seed, seats } });
 }
 
-/** The state as a seat (or spectator) sees it. */
-function state(id, token) {
-  return api(server.base, 'GET', `/api/games/${id}/state${token ? `?token=${token}` : ''}`);
+/** The state as a seat (or spectator) sees it, its board completed with its map. */
+async function state(id, token) {
+  const doc = await api(server.base, 'GET', `/api/games/${id}/state${token ? `?token=${token}` : ''}`);
+  const { version: _v, ...map } = await api(server.base, 'GET', `/api/maps/${doc.map}`);
+  return { ...doc, board: { ...map, ...doc.board } };
+}
+
+/** The actions of one counter, asked for as the client does. */
+async function actionsOf(id, token, counter) {
+  const got = await api(server.base, 'GET', `/api/games/${id}/actions?counter=${encodeURIComponent(counter)}`, { token });
+  return got.actions;
+}
+
+/**
+ * The actions a document offers: those listed whole, and the actions of its counters (of
+ * every counter when there are a few, else of one chosen with `pick`).
+ */
+async function offered(id, token, doc, pick) {
+  const list = [...doc.actions];
+  const actors = doc.actors || [];
+  const asked = actors.length <= 4 ? actors : [actors[pick(actors.length)]];
+  for (const a of asked) {
+    for (const x of await actionsOf(id, token, a.counter)) if (!list.some((y) => y.notation === x.notation)) list.push(x);
+  }
+  return list;
 }
 
 /** A small deterministic generator of choices for the API-driven plays. */
@@ -61,8 +83,10 @@ async function playUntil(game, stop, limit, pick) {
       await new Promise((r) => setTimeout(r, 50));
       continue;
     }
-    const doc = await state(game.id, tokens[seat]);
-    if (!doc.your_turn || !doc.actions.length) continue;
+    const raw = await state(game.id, tokens[seat]);
+    if (!raw.your_turn) continue;
+    const doc = { ...raw, actions: await offered(game.id, tokens[seat], raw, pick) };
+    if (!doc.actions.length) continue;
     if (stop(doc, seat)) return { doc, seat, token: tokens[seat] };
     const a = doc.actions[pick(doc.actions.length)];
     await api(server.base, 'POST', `/api/games/${game.id}/actions`, {
@@ -125,7 +149,8 @@ describe('lobby and hot-seat', () => {
     assert.equal(before.your_turn, true);
 
     await page.click('#handover-ready');
-    await page.waitForFunction((n) => document.querySelectorAll('#map .hex').length === n, before.board.hexes.length);
+    const map = await api(server.base, 'GET', `/api/maps/${before.map}`);
+    await page.waitForFunction((n) => document.querySelectorAll('#map .hex').length === n, map.hexes.length);
     assert.match(await page.textContent('#seat'), /Muslim/);
     assert.match(await page.textContent('#status'), /Turn 1/);
     assert.equal(await page.isVisible('#actions-box'), true);
@@ -136,7 +161,8 @@ describe('lobby and hot-seat', () => {
     await actor.click();
     await page.locator('#map .mark-move').first().waitFor();
     const targets = await page.locator('#map .mark-move').evaluateAll((els) => els.map((e) => e.dataset.mark));
-    const expected = new Set(before.actions.filter((a) => a.counters.includes(counterId) && a.hex).map((a) => a.hex));
+    const own = await actionsOf(gameId, tokens.muslim, counterId);
+    const expected = new Set(own.filter((a) => a.hex).map((a) => a.hex));
     assert.deepEqual(new Set(targets), expected, 'every hex the counter may go to, and no other');
     const occupied = new Set(before.board.counters.map((c) => c.hex));
     const dest = targets.find((h) => !occupied.has(h));
@@ -144,7 +170,7 @@ describe('lobby and hot-seat', () => {
     await focusHex(page, dest);
     await shot(page, 'select-counter');
     await clickHex(page, dest);
-    const choices = before.actions.filter((a) => a.counters.includes(counterId) && a.hex === dest);
+    const choices = own.filter((a) => a.hex === dest);
     if (choices.length > 1) {
       // Several facings: a small chooser, one button per action.
       await page.locator('#chooser').waitFor({ state: 'visible' });
@@ -253,8 +279,10 @@ describe('playing one seat', () => {
     const { page, context, errors } = await newPage();
     await page.goto(`${server.base}/play/${game.id}?token=${token}`);
     await page.waitForFunction(() => document.querySelectorAll('#map .counter').length > 0);
-    // Many actions: a filter box finds them by their words.
+    // Many actions: a filter box finds them by their words (the selected unit's too).
     assert.ok(doc.actions.length > 12);
+    await page.locator(`.actor-list button[data-counter="${unit}"]`).click();
+    await page.locator(`#unit-actions button.action`).first().waitFor();
     await page.fill('#filter', options[0].label);
     const hits = await page.locator('#actions button.action').evaluateAll((els) => els.map((e) => e.dataset.notation));
     const words = options[0].label.toLowerCase();
@@ -264,8 +292,12 @@ describe('playing one seat', () => {
     await page.fill('#filter', '');
     const start = doc.board.counters.find((c) => c.id === unit).hex;
     await focusHex(page, start);
-    await page.locator(`#map .counter[data-counter="${unit}"]`).click();
     await page.locator(`#map .mark-move[data-mark="${dest}"]`).waitFor({ state: 'attached' });
+    // Hovering the destination draws the way there (the path, or straight when it has none).
+    await focusHex(page, dest);
+    const destHex = await page.locator(`#map polygon.hex[data-hex="${dest}"]`).boundingBox();
+    await page.mouse.move(destHex.x + destHex.width / 2, destHex.y + destHex.height / 2);
+    await page.locator('#map .mark-path').waitFor({ state: 'attached' });
     await focusHex(page, dest);
     await clickHex(page, dest);
     await page.locator('#chooser').waitFor({ state: 'visible' });
@@ -288,8 +320,9 @@ describe('playing one seat', () => {
     const game = await createGame({ crusader: 'human', muslim: 'human' }, 33);
     const token = game.seats.muslim.token;
     const first = await state(game.id, token);
+    const [place] = await actionsOf(game.id, token, first.actors[0].counter);
     await api(server.base, 'POST', `/api/games/${game.id}/actions`, {
-      token, body: { action: first.actions[0].notation, revision: first.revision },
+      token, body: { action: place.notation, revision: first.revision },
     });
     const { page, context, errors } = await newPage();
     await page.goto(`${server.base}/play/${game.id}?token=${token}`);
@@ -359,10 +392,127 @@ describe('playing one seat', () => {
       mine = await state(game.id, token);
     }
     assert.equal(mine.your_turn, true, 'the Crusader decides once the AI has set up');
-    await api(server.base, 'POST', `/api/games/${game.id}/actions`, {
-      token, body: { action: mine.actions[0].notation, revision: mine.revision },
-    });
+    // Actions until one the spectator sees (secret orders change nothing it sees).
+    for (let i = 0; i < 20 && (await state(game.id)).revision <= seen; i++) {
+      mine = await state(game.id, token);
+      if (!mine.your_turn) {
+        await new Promise((r) => setTimeout(r, 100));
+        continue;
+      }
+      const list = await offered(game.id, token, mine, () => 0);
+      const any = list.find((a) => a.hex) || list[0];
+      await api(server.base, 'POST', `/api/games/${game.id}/actions`, {
+        token, body: { action: any.notation, revision: mine.revision },
+      });
+    }
     await page.waitForFunction((r) => window.crusades.ui.docs.get(null).revision > r, seen);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+});
+
+describe('keyboard, manual dice, AI failures', () => {
+  test('the map is played from the keyboard: pan, zoom, Tab to a unit, Enter, Escape', async () => {
+    const game = await createGame({ crusader: 'human', muslim: 'human' }, 12);
+    const token = game.seats.muslim.token;
+    const { page, context, errors } = await newPage();
+    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.waitForFunction(() => document.querySelectorAll('#map .counter, #map .hex').length > 0);
+    await page.locator('.actor-list button, #actions button.action').first().waitFor();
+    await page.focus('#map');
+    const view = () => page.evaluate(() => ({ ...window.crusades.map.view }));
+    const v0 = await view();
+    await page.keyboard.press('l');
+    await page.keyboard.press('ArrowDown');
+    const v1 = await view();
+    assert.ok(v1.x < v0.x && v1.y < v0.y, 'l and ArrowDown pan');
+    await page.keyboard.press('h');
+    await page.keyboard.press('k');
+    assert.deepEqual(await view(), v0, 'h and k pan back');
+    await page.keyboard.press('+');
+    assert.ok((await view()).k > v0.k, '+ zooms in');
+    await page.keyboard.press('-');
+    // Tab: the first unit that may act (sending its `select` where the game lists one).
+    const doc = await state(game.id, token);
+    const first = (doc.actors[0] || {}).counter
+      || doc.actions.find((a) => a.kind === 'select')?.counters[0];
+    assert.ok(first, 'a unit may act');
+    await page.keyboard.press('Tab');
+    await page.waitForFunction((id) => window.crusades.ui.selected === id, first);
+    await page.locator('#map .mark-move').first().waitFor({ state: 'attached' });
+    // Enter: its actions to choose from; Escape closes, Escape again drops the unit.
+    await page.keyboard.press('Enter');
+    await page.locator('#chooser').waitFor({ state: 'visible' });
+    await shot(page, 'keyboard-chooser');
+    await page.keyboard.press('Escape');
+    await page.locator('#chooser').waitFor({ state: 'hidden' });
+    await page.focus('#map');
+    await page.keyboard.press('Escape');
+    await page.waitForFunction(() => window.crusades.ui.selected === null);
+    assert.equal(await page.locator('#map .mark-move').count(), 0);
+    // Tab twice: the next unit.
+    const doc2 = await state(game.id, token);
+    if ((doc2.actors || []).length > 1) {
+      await page.keyboard.press('Tab');
+      await page.keyboard.press('Tab');
+      await page.waitForFunction((id) => window.crusades.ui.selected === id, doc2.actors[1].counter);
+    }
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('manual dice: the game says so, and an action that needs dice asks for them', async () => {
+    const game = await api(server.base, 'POST', '/api/games', { body: { scenario: SCENARIO, seed: 2, dice: 'manual' } });
+    const token = game.seats.muslim.token;
+    const { page, context, errors } = await newPage();
+    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.locator('#dice-mode').waitFor({ state: 'visible' });
+    // The server's answer when an action rolls more dice than were entered (as for a roll
+    // at the table), then the real server for the action sent again with the dice.
+    const sent = [];
+    await page.route('**/actions', async (route) => {
+      const body = JSON.parse(route.request().postData());
+      sent.push(body);
+      if (!body.dice) {
+        await route.fulfill({
+          status: 422, contentType: 'application/json',
+          body: JSON.stringify({ error: 'dice: this action needs more dice than the 0 entered', dice_needed: true }),
+        });
+      } else {
+        await route.continue();
+      }
+    });
+    await page.locator('.actor-list button').first().click();
+    await page.locator('#unit-actions button.action').first().click();
+    if (await page.locator('#chooser').isVisible()) await page.locator('#chooser-body button').first().click();
+    await page.locator('#dice').waitFor({ state: 'visible' });
+    await page.fill('#dice-input', '4 2');
+    await shot(page, 'dice-entry');
+    await page.click('#dice-ok');
+    // A placement rolls nothing: the real server refuses the two dice, and says why.
+    await page.locator('#toast').waitFor({ state: 'visible' });
+    assert.match(await page.textContent('#toast'), /not used/);
+    assert.equal(sent.length, 2);
+    assert.deepEqual(sent[1].dice, [4, 2]);
+    assert.equal(sent[1].action, sent[0].action);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('an AI seat that stopped is told to the players', async () => {
+    const game = await createGame({ crusader: 'human', muslim: 'human' }, 5);
+    const token = game.seats.crusader.token;
+    const { page, context, errors } = await newPage();
+    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.locator('#map .hex').first().waitFor({ state: 'attached' });
+    assert.equal(await page.isVisible('#ai-failure'), false);
+    // The document the server sends when an AI seat fails (crates/server tests make one).
+    await page.evaluate(async () => {
+      const raw = await (await fetch(location.pathname.replace('/play/', '/api/games/') + '/state' + location.search)).json();
+      await window.crusades.receive(null, { ...raw, ai_failure: 'the AI player (random) of muslim could not play and has stopped; the server\'s log says why' });
+    });
+    await page.locator('#ai-failure').waitFor({ state: 'visible' });
+    assert.match(await page.textContent('#ai-failure'), /could not play/);
     assert.deepEqual(errors, []);
     await context.close();
   });

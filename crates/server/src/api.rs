@@ -15,7 +15,7 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
-use crate::games::{ActRequest, CreateRequest, Games, Slot, UndoRequest, VERSION};
+use crate::games::{ActRequest, CreateRequest, Games, Push, Slot, UndoRequest, VERSION};
 use crate::web::WebFiles;
 
 /// What every handler shares.
@@ -33,7 +33,8 @@ pub fn router(app: App) -> Router {
         .route("/api/scenarios", get(scenarios))
         .route("/api/games", post(create))
         .route("/api/games/{id}/state", get(state))
-        .route("/api/games/{id}/actions", post(act))
+        .route("/api/games/{id}/actions", get(actions_of).post(act))
+        .route("/api/maps/{key}", get(map))
         .route("/api/games/{id}/undo", post(undo))
         .route("/api/games/{id}/ws", get(ws))
         .route("/api/echo", get(echo))
@@ -109,6 +110,72 @@ async fn state(
     Ok(json_text(slot.state(viewer).await?))
 }
 
+/// A query's value for `name`, percent-decoded.
+fn query_value(query: Option<&str>, name: &str) -> Option<String> {
+    let raw = query?
+        .split('&')
+        .find_map(|pair| pair.strip_prefix(name)?.strip_prefix('='))?;
+    let bytes = raw.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        let hex = |b: u8| (b as char).to_digit(16);
+        match bytes[i] {
+            b'%' if i + 2 < bytes.len() => match (hex(bytes[i + 1]), hex(bytes[i + 2])) {
+                (Some(h), Some(l)) => {
+                    out.push((h * 16 + l) as u8);
+                    i += 3;
+                    continue;
+                }
+                _ => out.push(b'%'),
+            },
+            b'+' => out.push(b' '),
+            b => out.push(b),
+        }
+        i += 1;
+    }
+    String::from_utf8(out).ok()
+}
+
+/// The actions of one counter (`GET /api/games/ID/actions?counter=C`, a seat's token).
+async fn actions_of(
+    State(app): State<App>,
+    Path(id): Path<String>,
+    RawQuery(query): RawQuery,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let slot = app.games.slot(&id).await?;
+    let counter = query_value(query.as_deref(), "counter").ok_or_else(|| {
+        ApiError::bad_request("name the counter: /api/games/ID/actions?counter=COUNTER")
+    })?;
+    let token = token(&headers, query.as_deref());
+    let (revision, actions) = slot.actions_of(token.as_deref(), &counter).await?;
+    Ok(Json(json!({
+        "version": VERSION,
+        "revision": revision,
+        "counter": counter,
+        "actions": actions,
+    }))
+    .into_response())
+}
+
+/// A map by its key (`GET /api/maps/KEY`): never changes, so it may be cached for good.
+async fn map(State(app): State<App>, Path(key): Path<String>) -> Result<Response, ApiError> {
+    let text = app.games.map(&key).ok_or_else(|| {
+        ApiError::not_found(format!(
+            "no map `{key}` (a map's key comes from a state document)"
+        ))
+    })?;
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::CACHE_CONTROL, "public, max-age=31536000, immutable"),
+        ],
+        text.as_ref().clone(),
+    )
+        .into_response())
+}
+
 /// A JSON document already written as text.
 fn json_text(text: Arc<String>) -> Response {
     (
@@ -174,18 +241,21 @@ enum ClientMessage {
     Undo {
         revision: u64,
     },
+    Actions {
+        counter: String,
+    },
 }
 
 fn error_message(e: &ApiError) -> Message {
-    Message::Text(
-        json!({ "type": "error", "status": e.status.as_u16(), "error": e.message })
-            .to_string()
-            .into(),
-    )
+    let mut body = e.body();
+    body["type"] = json!("error");
+    body["status"] = json!(e.status.as_u16());
+    Message::Text(body.to_string().into())
 }
 
-/// One client's WebSocket: its viewer's state on connect and after every change; its
-/// actions and undos, with errors answered on the socket.
+/// One client's WebSocket: its viewer's state on connect, then an update each time its
+/// document changes; its actions, undos and requests for a counter's actions, with errors
+/// answered on the socket.
 async fn live_socket(
     app: App,
     slot: Arc<Slot>,
@@ -195,6 +265,7 @@ async fn live_socket(
 ) {
     let mut changes = slot.subscribe();
     changes.mark_changed();
+    let mut had = None;
     loop {
         tokio::select! {
             changed = changes.changed() => {
@@ -202,8 +273,12 @@ async fn live_socket(
                     return;
                 }
                 changes.borrow_and_update();
-                let message = match slot.state(viewer).await {
-                    Ok(state) => Message::Text(format!("{{\"type\":\"state\",\"state\":{state}}}").into()),
+                let message = match slot.push(viewer, had).await {
+                    Ok(Push::Nothing) => continue,
+                    Ok(Push::Message(revision, text)) => {
+                        had = Some(revision);
+                        Message::Text(text.as_str().into())
+                    }
                     Err(e) => {
                         let _ = socket.send(error_message(&e)).await;
                         return;
@@ -235,6 +310,18 @@ async fn live_socket(
                     Ok(ClientMessage::Undo { revision }) => {
                         let req = UndoRequest { revision };
                         app.games.undo(&slot, token.as_deref(), &req).await.map(drop)
+                    }
+                    Ok(ClientMessage::Actions { counter }) => {
+                        match slot.actions_of(token.as_deref(), &counter).await {
+                            Ok((revision, actions)) => {
+                                let reply = json!({ "type": "actions", "revision": revision, "counter": counter, "actions": actions });
+                                if socket.send(Message::Text(reply.to_string().into())).await.is_err() {
+                                    return;
+                                }
+                                Ok(())
+                            }
+                            Err(e) => Err(e),
+                        }
                     }
                 };
                 if let Err(e) = done {

@@ -14,6 +14,9 @@ pub struct ApiError {
     pub status: StatusCode,
     /// What is wrong, in words a player can act on.
     pub message: String,
+    /// Set when an action was refused only because it rolls more dice than were entered
+    /// (manual dice): the client should ask for the dice and send it again.
+    pub dice_needed: bool,
 }
 
 impl ApiError {
@@ -22,6 +25,7 @@ impl ApiError {
         ApiError {
             status,
             message: message.into(),
+            dice_needed: false,
         }
     }
 
@@ -62,7 +66,11 @@ impl ApiError {
 
     /// The error as the JSON body every refusal has.
     pub fn body(&self) -> serde_json::Value {
-        json!({ "error": self.message })
+        if self.dice_needed {
+            json!({ "error": self.message, "dice_needed": true })
+        } else {
+            json!({ "error": self.message })
+        }
     }
 }
 

@@ -5,14 +5,22 @@
 //! actions are committed like any other.
 //!
 //! What leaves this module for a client is only the state document of one viewer
-//! ([`state_doc`]): the game's view for that seat or a spectator, never its record.
+//! ([`state_doc`]): the game's view for that seat or a spectator, never its record. Each
+//! viewer's document has its own revision, which moves on only when that document changes,
+//! so that no one learns how many secret actions another seat took; the WebSocket sends a
+//! viewer the difference from the document it had ([`crate::diff`]). The map, which hardly
+//! ever changes, is sent once per scenario under its own key ([`Games::map`]), and a unit's
+//! actions are sent when the client asks for them ([`Slot::actions_of`]).
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 use std::str::FromStr;
 use std::sync::{Arc, Mutex as StdMutex};
 
 use ai::PlayerSpec;
-use engine::{ActError, DataSet, DiceMode, Event, Pending, Seat, UndoError, Viewer, Visibility};
+use engine::{
+    ActError, ActionInfo, Board, DataSet, DiceError, DiceMode, Event, Pending, Seat, UndoError,
+    Viewer, Visibility,
+};
 use rand::RngCore;
 use registry::AnyGame;
 use serde::Deserialize;
@@ -23,7 +31,7 @@ use crate::error::ApiError;
 use crate::store::{Store, StoreError, StoredSeat};
 
 /// The version of every JSON document the server sends.
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 
 /// The player value of a seat played through the API.
 pub const HUMAN: &str = "human";
@@ -43,6 +51,10 @@ pub struct CreateRequest {
     /// Who plays each seat: `human` or an AI player; seats not named are human.
     #[serde(default)]
     pub seats: BTreeMap<String, String>,
+    /// Where the dice come from: `seeded` (the default) or `manual` (rolled at a real table
+    /// and entered with each action).
+    #[serde(default)]
+    pub dice: Option<String>,
 }
 
 /// A request to take an action (`POST /api/games/ID/actions`, or `act` over the WebSocket).
@@ -75,18 +87,60 @@ enum Player {
     Ai { spec: PlayerSpec, text: String },
 }
 
+/// The maps already sent, as JSON text, by key (shared by every game).
+type MapCache = StdMutex<HashMap<String, Arc<String>>>;
+
 /// A game in memory, as its lock guards it.
 pub struct Live {
     game: Box<dyn AnyGame>,
+    /// The game's own revision (every change adds one): stored, never shown to anyone.
     revision: u64,
+    /// Moves on with every change of what any viewer might see (the revision, and reports of
+    /// AI failures): documents built before are out of date.
+    generation: u64,
     players: Vec<Player>,
     /// Whether an AI driver is working on this game.
     ai_running: bool,
     /// Set when a change could not be committed: this copy is stale and must not be used.
     broken: bool,
-    /// The state documents of this revision already built, as JSON text, by viewer (many
-    /// connections of one viewer, and the answer to an action, share one).
-    docs: HashMap<Viewer, Arc<String>>,
+    /// The revision a viewer's first document gets: 0 for a new game; for a game rebuilt from
+    /// the store, a number above any it can have shown before (milliseconds since 1970,
+    /// times 1000), since per-viewer revisions are not stored.
+    first_revision: u64,
+    /// Each viewer's latest document (many connections of one viewer, and the answer to an
+    /// action, share one).
+    docs: HashMap<Viewer, ViewerDoc>,
+    /// Viewers whose next document gets a new revision even if it looks the same (the seat
+    /// that acted: a resent action must be refused as stale).
+    bump: HashSet<Viewer>,
+    /// The deciding seat's actions described, at a generation.
+    described: Option<(u64, Seat, Arc<Vec<ActionInfo>>)>,
+    /// The last map seen (a board without counters and status) and its key.
+    map: Option<(Board, String)>,
+    maps: Arc<MapCache>,
+    /// Why an AI seat stopped playing, for every viewer (the details go to the server log).
+    ai_failure: Option<String>,
+}
+
+/// One viewer's latest state document.
+struct ViewerDoc {
+    /// Its revision.
+    revision: u64,
+    /// The generation it was built at.
+    generation: u64,
+    value: Value,
+    text: Arc<String>,
+    /// The update message from the previous document (revision before, message), when
+    /// smaller than the document itself.
+    update: Option<(u64, Arc<String>)>,
+}
+
+/// What a WebSocket sends a viewer after a change.
+pub enum Push {
+    /// Nothing changed for this viewer.
+    Nothing,
+    /// A message (an update or a whole state) bringing the viewer to this revision.
+    Message(u64, Arc<String>),
 }
 
 /// One game in play: its lock and the channel announcing each new revision.
@@ -116,6 +170,46 @@ impl Slot {
         live.usable()?;
         Ok(live.doc(viewer))
     }
+
+    /// What to send a WebSocket of `viewer` that last received revision `had` (None: nothing
+    /// yet): nothing if its document has not changed, the update message if it had the
+    /// previous document, else the whole state message.
+    pub async fn push(&self, viewer: Viewer, had: Option<u64>) -> Result<Push, ApiError> {
+        let mut live = self.live.lock().await;
+        live.usable()?;
+        live.doc(viewer);
+        let doc = &live.docs[&viewer];
+        Ok(match (had, &doc.update) {
+            (Some(had), _) if had == doc.revision => Push::Nothing,
+            (Some(had), Some((base, update))) if *base == had => {
+                Push::Message(doc.revision, update.clone())
+            }
+            _ => Push::Message(
+                doc.revision,
+                Arc::new(format!("{{\"type\":\"state\",\"state\":{}}}", doc.text)),
+            ),
+        })
+    }
+
+    /// The actions of counter `counter` a seat may take now (none when it need not decide),
+    /// with the seat's revision.
+    pub async fn actions_of(
+        &self,
+        token: Option<&str>,
+        counter: &str,
+    ) -> Result<(u64, Vec<ActionInfo>), ApiError> {
+        let mut live = self.live.lock().await;
+        live.usable()?;
+        let seat = live.seat(&self.id, token, "asking for actions")?;
+        let revision = live.revision_of(Viewer::Seat(seat));
+        let list = live
+            .described(seat)
+            .iter()
+            .filter(|a| a.counters.iter().any(|c| c == counter))
+            .cloned()
+            .collect();
+        Ok((revision, list))
+    }
 }
 
 /// Every game, in the store and in memory.
@@ -123,6 +217,7 @@ pub struct Games {
     store: Store,
     data: Arc<DataSet>,
     live: StdMutex<HashMap<String, Arc<Slot>>>,
+    maps: Arc<MapCache>,
 }
 
 /// A new random string of `bytes` random bytes, in hex (URL-safe).
@@ -185,33 +280,131 @@ impl Live {
         }
     }
 
-    fn check_revision(&self, revision: u64) -> Result<(), ApiError> {
-        if revision == self.revision {
+    fn check_revision(&mut self, seat: Seat, revision: u64) -> Result<(), ApiError> {
+        let current = self.revision_of(Viewer::Seat(seat));
+        if revision == current {
             Ok(())
         } else {
             Err(ApiError::conflict(format!(
-                "revision {revision} is not the game's current revision {}: the game has changed \
-                 since (or this was sent twice); nothing was done",
-                self.revision
+                "revision {revision} is not your current revision {current}: the game has changed \
+                 since (or this was sent twice); nothing was done"
             )))
         }
     }
 
-    /// The state document of `viewer` at this revision, as JSON text.
-    fn doc(&mut self, viewer: Viewer) -> Arc<String> {
-        if let Some(doc) = self.docs.get(&viewer) {
-            return doc.clone();
-        }
-        let doc = Arc::new(state_doc(self, viewer).to_string());
-        self.docs.insert(viewer, doc.clone());
-        doc
+    /// The revision of `viewer`'s document now.
+    fn revision_of(&mut self, viewer: Viewer) -> u64 {
+        self.doc(viewer);
+        self.docs[&viewer].revision
     }
 
-    /// Moves to the next revision after a committed change.
-    fn changed(&mut self, slot: &Slot) {
+    /// The actions `seat` may take now, described (built once per change).
+    fn described(&mut self, seat: Seat) -> Arc<Vec<ActionInfo>> {
+        match &self.described {
+            Some((g, s, list)) if *g == self.generation && *s == seat => list.clone(),
+            _ => {
+                let list = if self.game.pending().seats().contains(&seat) {
+                    Arc::new(self.game.describe_actions(seat))
+                } else {
+                    Arc::new(Vec::new())
+                };
+                self.described = Some((self.generation, seat, list.clone()));
+                list
+            }
+        }
+    }
+
+    /// The key of the map in `board` (its counters and status aside), kept in the shared
+    /// cache of maps.
+    fn map_key(&mut self, board: &Board) -> String {
+        let bare = Board {
+            counters: Vec::new(),
+            status: Vec::new(),
+            ..board.clone()
+        };
+        if let Some((map, key)) = &self.map {
+            if *map == bare {
+                return key.clone();
+            }
+        }
+        let mut value = serde_json::to_value(&bare).expect("a board serialises");
+        if let Some(o) = value.as_object_mut() {
+            o.remove("counters");
+            o.remove("status");
+            o.insert("version".into(), json!(VERSION));
+        }
+        let text = value.to_string();
+        let key = blake3::hash(text.as_bytes()).to_hex()[..24].to_string();
+        self.maps
+            .lock()
+            .expect("map cache lock")
+            .entry(key.clone())
+            .or_insert_with(|| Arc::new(text));
+        self.map = Some((bare, key.clone()));
+        key
+    }
+
+    /// The state document of `viewer` now, as JSON text; its revision moves on only when
+    /// the document changed (or the viewer acted).
+    fn doc(&mut self, viewer: Viewer) -> Arc<String> {
+        if let Some(doc) = self.docs.get(&viewer) {
+            if doc.generation == self.generation {
+                return doc.text.clone();
+            }
+        }
+        let mut value = state_doc(self, viewer);
+        let forced = self.bump.remove(&viewer);
+        let old = self.docs.remove(&viewer);
+        let revision = match old {
+            None => self.first_revision,
+            Some(mut old) => {
+                value["revision"] = json!(old.revision);
+                if !forced && value == old.value {
+                    old.generation = self.generation;
+                    let text = old.text.clone();
+                    self.docs.insert(viewer, old);
+                    return text;
+                }
+                let revision = old.revision + 1;
+                self.docs.insert(viewer, old);
+                revision
+            }
+        };
+        let old = self.docs.remove(&viewer);
+        value["revision"] = json!(revision);
+        let text = Arc::new(value.to_string());
+        let update = old.and_then(|old| {
+            let ops = crate::diff::diff(&old.value, &value);
+            let message =
+                json!({ "type": "update", "base": old.revision, "revision": revision, "ops": ops })
+                    .to_string();
+            (message.len() < text.len()).then(|| (old.revision, Arc::new(message)))
+        });
+        self.docs.insert(
+            viewer,
+            ViewerDoc {
+                revision,
+                generation: self.generation,
+                value,
+                text: text.clone(),
+                update,
+            },
+        );
+        text
+    }
+
+    /// Tells every watcher that documents may have changed.
+    fn touched(&mut self, slot: &Slot) {
+        self.generation += 1;
+        slot.changed.send_replace(self.generation);
+    }
+
+    /// Moves to the next revision after a committed change by `seat`.
+    fn changed(&mut self, slot: &Slot, seat: Seat) {
         self.revision += 1;
-        self.docs.clear();
-        slot.changed.send_replace(self.revision);
+        self.ai_failure = None;
+        self.bump.insert(Viewer::Seat(seat));
+        self.touched(slot);
     }
 
     /// The first AI seat that must decide now, with its player.
@@ -237,23 +430,24 @@ fn event_json(names: &[String], e: &Event) -> Value {
     json!({ "case": e.case, "text": e.text, "rolls": e.rolls, "public": public, "seats": seats })
 }
 
-/// The state document of `viewer` (docs/api.md): only what that viewer may see.
-fn state_doc(live: &Live, viewer: Viewer) -> Value {
-    let game = live.game.as_ref();
-    let names = game.seat_names();
-    let board = game.board(viewer);
-    let pending = game.pending();
+/// The state document of `viewer` (docs/api.md): only what that viewer may see. Its
+/// `revision` is set by [`Live::doc`].
+fn state_doc(live: &mut Live, viewer: Viewer) -> Value {
+    let board = live.game.board(viewer);
+    let map = live.map_key(&board);
+    let pending = live.game.pending();
     let seat = match viewer {
         Viewer::Seat(s) => Some(s),
         Viewer::Spectator => None,
     };
     let your_turn = seat.is_some_and(|s| pending.seats().contains(&s));
-    let actions = match seat {
-        Some(s) if your_turn => {
-            serde_json::to_value(game.describe_actions(s)).expect("action descriptions serialise")
-        }
-        _ => json!([]),
+    let described = match seat {
+        Some(s) if your_turn => live.described(s),
+        _ => Arc::new(Vec::new()),
     };
+    let (actions, actors) = summary(&described);
+    let game = live.game.as_ref();
+    let names = game.seat_names();
     let can_undo = seat.is_some_and(|s| {
         game.record()
             .actions
@@ -269,15 +463,16 @@ fn state_doc(live: &Live, viewer: Viewer) -> Value {
     let outcome = game.outcome().map(|o| {
         json!({ "winner": o.winner.map(|s| game.seat_name(s)), "level": o.level, "reason": o.reason })
     });
-    // One view of the game gives both its state and its log (building a view lists the
-    // viewer's legal actions, which is not free).
-    let mut view = game.view_json(viewer);
-    let events: Vec<Event> = view
-        .get_mut("log")
-        .map(Value::take)
-        .and_then(|log| serde_json::from_value(log).ok())
-        .unwrap_or_else(|| game.events(viewer));
-    let log: Vec<Value> = events.iter().map(|e| event_json(&names, e)).collect();
+    let view = game.view_state_json(viewer);
+    let log: Vec<Value> = game
+        .events(viewer)
+        .iter()
+        .map(|e| event_json(&names, e))
+        .collect();
+    let dice = match game.record().dice {
+        DiceMode::Seeded => "seeded",
+        DiceMode::Manual => "manual",
+    };
     json!({
         "version": VERSION,
         "game": game.game_id(),
@@ -286,17 +481,51 @@ fn state_doc(live: &Live, viewer: Viewer) -> Value {
         "seat": seat.map(|s| game.seat_name(s)),
         "seats": names,
         "ai_seats": ai_seats,
+        "ai_failure": live.ai_failure,
         "pending": pending.seats().iter().map(|&s| game.seat_name(s)).collect::<Vec<_>>(),
         "your_turn": your_turn,
-        "revision": live.revision,
+        "revision": 0,
         "status": board.status,
-        "board": board,
-        "view": view.get("state").cloned().unwrap_or(Value::Null),
+        "map": map,
+        "board": { "counters": board.counters, "status": board.status },
+        "view": view,
         "log": log,
         "actions": actions,
+        "actors": actors,
+        "dice": dice,
         "can_undo": can_undo,
         "outcome": outcome,
     })
+}
+
+/// The summary of a seat's actions in its state document: every action that acts on no
+/// counter or goes to no hex, whole; for the rest (moves, attacks, placements: most of a
+/// long list), each acting counter with how many actions it has and how many of them are
+/// attacks. A counter's own actions are asked for when it is selected ([`Slot::actions_of`]).
+fn summary(described: &[ActionInfo]) -> (Vec<&ActionInfo>, Vec<Value>) {
+    let mut whole = Vec::new();
+    let mut counts: Vec<(&str, usize, usize)> = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for a in described {
+        if a.hex.is_none() || a.counters.is_empty() {
+            whole.push(a);
+            continue;
+        }
+        let attack = !a.targets.is_empty();
+        for c in &a.counters {
+            let i = *index.entry(c.as_str()).or_insert_with(|| {
+                counts.push((c.as_str(), 0, 0));
+                counts.len() - 1
+            });
+            counts[i].1 += 1;
+            counts[i].2 += usize::from(attack);
+        }
+    }
+    let actors = counts
+        .into_iter()
+        .map(|(c, n, attacks)| json!({ "counter": c, "actions": n, "attacks": attacks }))
+        .collect();
+    (whole, actors)
 }
 
 /// The status of an engine refusal of an action.
@@ -304,6 +533,10 @@ fn act_error(e: ActError) -> ApiError {
     match e {
         ActError::NotPending { .. } => ApiError::forbidden(e.to_string()),
         ActError::GameOver { .. } => ApiError::conflict(e.to_string()),
+        ActError::Dice(DiceError::TooFew { .. }) => ApiError {
+            dice_needed: true,
+            ..ApiError::unprocessable(e.to_string())
+        },
         e if e.is_bad_input() => ApiError::unprocessable(e.to_string()),
         e => ApiError::internal(e.to_string()),
     }
@@ -333,7 +566,13 @@ impl Games {
             store,
             data: Arc::new(data),
             live: StdMutex::new(HashMap::new()),
+            maps: Arc::new(StdMutex::new(HashMap::new())),
         })
+    }
+
+    /// A map sent before, as JSON text, by its key (the `map` of a state document).
+    pub fn map(&self, key: &str) -> Option<Arc<String>> {
+        self.maps.lock().expect("map cache lock").get(key).cloned()
     }
 
     /// The data every game is played with.
@@ -344,21 +583,24 @@ impl Games {
     /// Starts and stores a new game; its AI seats start thinking at once.
     pub async fn create(self: &Arc<Self>, req: CreateRequest) -> Result<Created, ApiError> {
         let seed = req.seed.unwrap_or_else(|| rand::rngs::OsRng.next_u64());
-        let game = registry::new_game(
-            &req.scenario,
-            &req.options,
-            seed,
-            DiceMode::Seeded,
-            None,
-            &self.data,
-        )
-        .map_err(|e| {
-            if e.is_bad_input() {
-                ApiError::unprocessable(e.to_string())
-            } else {
-                ApiError::internal(e.to_string())
+        let dice = match req.dice.as_deref() {
+            None | Some("seeded") => DiceMode::Seeded,
+            Some("manual") => DiceMode::Manual,
+            Some(other) => {
+                return Err(ApiError::unprocessable(format!(
+                    "no dice mode `{other}`: `seeded` (the server rolls) or `manual` (rolled at \
+                     a table and entered with each action)"
+                )))
             }
-        })?;
+        };
+        let game = registry::new_game(&req.scenario, &req.options, seed, dice, None, &self.data)
+            .map_err(|e| {
+                if e.is_bad_input() {
+                    ApiError::unprocessable(e.to_string())
+                } else {
+                    ApiError::internal(e.to_string())
+                }
+            })?;
         let names = game.seat_names();
         let mut chosen: Vec<Option<String>> = vec![None; names.len()];
         for (name, player) in &req.seats {
@@ -394,6 +636,12 @@ impl Games {
             } else {
                 let bad =
                     |e: String| ApiError::unprocessable(format!("seat {name}: {e} (or `human`)"));
+                if dice == DiceMode::Manual {
+                    return Err(bad(format!(
+                        "an AI player (`{player}`) rolls no real dice: a game with manual dice \
+                         has only human seats"
+                    )));
+                }
                 let spec = PlayerSpec::from_str(&player).map_err(|e| bad(e.to_string()))?;
                 registry::check_player(game.as_ref(), &spec).map_err(|e| bad(e.to_string()))?;
                 seats.push(StoredSeat {
@@ -409,7 +657,7 @@ impl Games {
             .create(&id, game.record(), &seats)
             .await
             .map_err(store_error)?;
-        let slot = self.insert(&id, game, players, 0);
+        let slot = self.insert(&id, game, players, 0, 0);
         self.kick_ai(slot);
         Ok(Created { id, tokens })
     }
@@ -420,18 +668,26 @@ impl Games {
         game: Box<dyn AnyGame>,
         players: Vec<Player>,
         revision: u64,
+        first_revision: u64,
     ) -> Arc<Slot> {
         let slot = Arc::new(Slot {
             id: id.to_string(),
             live: Mutex::new(Live {
                 game,
                 revision,
+                generation: 0,
                 players,
                 ai_running: false,
                 broken: false,
+                first_revision,
                 docs: HashMap::new(),
+                bump: HashSet::new(),
+                described: None,
+                map: None,
+                maps: self.maps.clone(),
+                ai_failure: None,
             }),
-            changed: watch::Sender::new(revision),
+            changed: watch::Sender::new(0),
         });
         let mut map = self.live.lock().expect("game table lock");
         map.entry(id.to_string()).or_insert(slot).clone()
@@ -474,7 +730,11 @@ impl Games {
             .await
             .map_err(|e| ApiError::internal(format!("rebuilding game {id} failed: {e}")))?
             .map_err(|e| ApiError::internal(format!("game {id} cannot be rebuilt: {e}")))?;
-        let slot = self.insert(id, game, players, stored.revision);
+        // Per-viewer revisions are not stored: a rebuilt game's start above any shown before.
+        let first_revision = std::time::SystemTime::now()
+            .duration_since(std::time::UNIX_EPOCH)
+            .map_or(0, |d| d.as_millis() as u64 * 1000);
+        let slot = self.insert(id, game, players, stored.revision, first_revision);
         self.kick_ai(slot.clone());
         Ok(slot)
     }
@@ -505,7 +765,7 @@ impl Games {
         if map.get(&slot.id).is_some_and(|s| Arc::ptr_eq(s, slot)) {
             map.remove(&slot.id);
         }
-        slot.changed.send_replace(live.revision);
+        slot.changed.send_replace(live.generation + 1);
     }
 
     /// Takes `text` for `seat` at the game's current revision, commits it and tells every
@@ -548,7 +808,7 @@ impl Games {
             self.evict(slot, live);
             return Err(store_error(e));
         }
-        live.changed(slot);
+        live.changed(slot, seat);
         Ok(())
     }
 
@@ -563,7 +823,7 @@ impl Games {
         let mut live = slot.live.lock().await;
         live.usable()?;
         let seat = live.seat(&slot.id, token, "taking an action")?;
-        live.check_revision(req.revision)?;
+        live.check_revision(seat, req.revision)?;
         self.commit_act(slot, &mut live, seat, &req.action, &req.dice)
             .await?;
         let doc = live.doc(Viewer::Seat(seat));
@@ -583,7 +843,7 @@ impl Games {
         let mut live = slot.live.lock().await;
         live.usable()?;
         let seat = live.seat(&slot.id, token, "undo")?;
-        live.check_revision(req.revision)?;
+        live.check_revision(seat, req.revision)?;
         live.game.undo(seat).map_err(undo_error)?;
         let keep = live.game.record().actions.len();
         let hash = live.game.record().state_hash.clone();
@@ -595,7 +855,7 @@ impl Games {
             self.evict(slot, &mut live);
             return Err(store_error(e));
         }
-        live.changed(slot);
+        live.changed(slot, seat);
         let doc = live.doc(Viewer::Seat(seat));
         drop(live);
         self.kick_ai(slot.clone());
@@ -657,11 +917,18 @@ impl Games {
                     Some(Player::Ai { text, .. }) => text.clone(),
                     _ => "?".into(),
                 };
+                let seat_name = live.game.seat_name(seat);
                 eprintln!(
-                    "crusades serve: game {}: the AI ({who}) of {} could not play: {e}",
+                    "crusades serve: game {}: the AI ({who}) of {seat_name} could not play: {e}",
                     slot.id,
-                    live.game.seat_name(seat)
                 );
+                // The players are told, without the details (an AI's failed action may be
+                // a secret one).
+                live.ai_failure = Some(format!(
+                    "the AI player ({who}) of {seat_name} could not play and has stopped; \
+                     the server's log says why"
+                ));
+                live.touched(&slot);
                 live.ai_running = false;
                 return;
             }

@@ -6,6 +6,7 @@
 //! - [`games`]: the games in play, each behind its own lock; actions, undo, AI seats, and the
 //!   state document each viewer receives.
 //! - [`api`]: the routes of docs/api.md.
+//! - [`diff`]: the differences between two documents that the WebSocket sends.
 //! - [`web`]: the web client's files.
 //!
 //! The server never names a particular game: everything goes through `registry::AnyGame`.
@@ -13,6 +14,7 @@
 #![warn(missing_docs)]
 
 pub mod api;
+pub mod diff;
 pub mod error;
 pub mod games;
 pub mod store;
@@ -112,6 +114,10 @@ pub fn run(args: &ServeArgs, data_dir: Option<&Path>) -> Result<(), ServeError> 
             open_browser(listener.local_addr()?, scenario);
         }
         let app = api::router(api::App { games, web });
+        // Small WebSocket messages go out at once (no Nagle delay waiting for an ACK).
+        let listener = axum::serve::ListenerExt::tap_io(listener, |tcp| {
+            let _ = tcp.set_nodelay(true);
+        });
         axum::serve(listener, app)
             .with_graceful_shutdown(async {
                 let _ = tokio::signal::ctrl_c().await;

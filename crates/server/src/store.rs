@@ -5,6 +5,11 @@
 //! change is one transaction that also moves the game's revision on, and it is refused unless
 //! the stored revision is the one the change was made against, so a write can never be lost
 //! or applied twice.
+//!
+//! Changes are committed by one writer task in groups: every change waiting when a
+//! transaction starts goes into it, each under its own savepoint (so one refused change
+//! leaves the others), and each is answered once the transaction has committed. Many games
+//! share one commit instead of queueing for the database one by one.
 
 use engine::{GameRecord, RecordedAction};
 use serde::{Deserialize, Serialize};
@@ -31,6 +36,9 @@ pub enum StoreError {
         /// What is wrong.
         message: String,
     },
+    /// The group of changes this one was committed with failed.
+    #[error("database: {0}")]
+    Group(String),
     /// The stored revision moved under us: another server process writes to the database.
     #[error("game {id} was changed by someone else (is another server using this database?)")]
     Conflict {
@@ -67,6 +75,124 @@ pub struct StoredGame {
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: AnyPool,
+    writer: tokio::sync::mpsc::UnboundedSender<Job>,
+}
+
+/// One change to commit.
+#[derive(Debug)]
+enum Change {
+    /// An action: its row, and the game's revision moved on.
+    Append {
+        id: String,
+        revision: u64,
+        seq: usize,
+        action: String,
+        state_hash: String,
+    },
+    /// An undo: the rows from `keep` on removed, and the revision moved on.
+    Truncate {
+        id: String,
+        revision: u64,
+        keep: usize,
+        state_hash: String,
+    },
+}
+
+/// A change waiting for the writer, with where to send its outcome.
+#[derive(Debug)]
+struct Job {
+    change: Change,
+    done: tokio::sync::oneshot::Sender<Result<(), StoreError>>,
+}
+
+/// The most changes in one transaction.
+const GROUP: usize = 256;
+
+/// Commits the changes sent to it, in groups, until every sender is gone.
+async fn writer(pool: AnyPool, mut jobs: tokio::sync::mpsc::UnboundedReceiver<Job>) {
+    while let Some(first) = jobs.recv().await {
+        let mut group = vec![first];
+        while group.len() < GROUP {
+            match jobs.try_recv() {
+                Ok(job) => group.push(job),
+                Err(_) => break,
+            }
+        }
+        let outcomes = commit_group(&pool, &group).await;
+        for (job, outcome) in group.into_iter().zip(outcomes) {
+            let _ = job.done.send(outcome);
+        }
+    }
+}
+
+/// Commits a group of changes in one transaction; one outcome per change.
+async fn commit_group(pool: &AnyPool, group: &[Job]) -> Vec<Result<(), StoreError>> {
+    let failed = |e: &sqlx::Error| {
+        group
+            .iter()
+            .map(|_| Err(StoreError::Group(e.to_string())))
+            .collect()
+    };
+    let mut tx = match pool.begin().await {
+        Ok(tx) => tx,
+        Err(e) => return failed(&e),
+    };
+    let mut outcomes = Vec::with_capacity(group.len());
+    for job in group {
+        if let Err(e) = sqlx::query("SAVEPOINT change").execute(&mut *tx).await {
+            return failed(&e);
+        }
+        let outcome = apply_change(&mut tx, &job.change).await;
+        let end = if outcome.is_ok() {
+            "RELEASE SAVEPOINT change"
+        } else {
+            "ROLLBACK TO SAVEPOINT change"
+        };
+        if let Err(e) = sqlx::query(end).execute(&mut *tx).await {
+            return failed(&e);
+        }
+        outcomes.push(outcome);
+    }
+    match tx.commit().await {
+        Ok(()) => outcomes,
+        Err(e) => failed(&e),
+    }
+}
+
+async fn apply_change(
+    tx: &mut sqlx::Transaction<'_, sqlx::Any>,
+    change: &Change,
+) -> Result<(), StoreError> {
+    match change {
+        Change::Append {
+            id,
+            revision,
+            seq,
+            action,
+            state_hash,
+        } => {
+            sqlx::query("INSERT INTO actions (game_id, seq, action) VALUES ($1, $2, $3)")
+                .bind(id.as_str())
+                .bind(*seq as i64)
+                .bind(action.as_str())
+                .execute(&mut **tx)
+                .await?;
+            bump(tx, id, *revision, state_hash).await
+        }
+        Change::Truncate {
+            id,
+            revision,
+            keep,
+            state_hash,
+        } => {
+            sqlx::query("DELETE FROM actions WHERE game_id = $1 AND seq >= $2")
+                .bind(id.as_str())
+                .bind(*keep as i64)
+                .execute(&mut **tx)
+                .await?;
+            bump(tx, id, *revision, state_hash).await
+        }
+    }
 }
 
 /// The URL sqlx should open for `url`: a bare path is an SQLite file, and an SQLite file is
@@ -104,7 +230,22 @@ impl Store {
                 .await?;
         }
         MIGRATOR.run(&pool).await?;
-        Ok(Store { pool })
+        let (writer_tx, jobs) = tokio::sync::mpsc::unbounded_channel();
+        tokio::spawn(writer(pool.clone(), jobs));
+        Ok(Store {
+            pool,
+            writer: writer_tx,
+        })
+    }
+
+    /// Has the writer commit a change; answers once it is committed (or refused).
+    async fn commit(&self, change: Change) -> Result<(), StoreError> {
+        let (done, outcome) = tokio::sync::oneshot::channel();
+        let stopped = || StoreError::Group("the database writer has stopped".into());
+        self.writer
+            .send(Job { change, done })
+            .map_err(|_| stopped())?;
+        outcome.await.map_err(|_| stopped())?
     }
 
     /// Stores a new game with the actions of its record (none for a new game).
@@ -206,11 +347,14 @@ impl Store {
         action: &RecordedAction,
         state_hash: &str,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        insert_action(&mut tx, id, seq, action).await?;
-        bump(&mut tx, id, revision, state_hash).await?;
-        tx.commit().await?;
-        Ok(())
+        self.commit(Change::Append {
+            id: id.to_string(),
+            revision,
+            seq,
+            action: serde_json::to_string(action).expect("actions serialise"),
+            state_hash: state_hash.to_string(),
+        })
+        .await
     }
 
     /// Commits an undo at revision `revision`: the record keeps its first `keep` actions, and
@@ -222,15 +366,13 @@ impl Store {
         keep: usize,
         state_hash: &str,
     ) -> Result<(), StoreError> {
-        let mut tx = self.pool.begin().await?;
-        sqlx::query("DELETE FROM actions WHERE game_id = $1 AND seq >= $2")
-            .bind(id)
-            .bind(keep as i64)
-            .execute(&mut *tx)
-            .await?;
-        bump(&mut tx, id, revision, state_hash).await?;
-        tx.commit().await?;
-        Ok(())
+        self.commit(Change::Truncate {
+            id: id.to_string(),
+            revision,
+            keep,
+            state_hash: state_hash.to_string(),
+        })
+        .await
     }
 }
 

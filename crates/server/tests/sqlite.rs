@@ -38,3 +38,18 @@ fn restart() {
 fn web_files() {
     suite::web_files(&Sqlite::new());
 }
+
+#[test]
+fn manual_dice() {
+    suite::manual_dice(&Sqlite::new());
+}
+
+#[test]
+fn actions_on_demand() {
+    suite::actions_on_demand(&Sqlite::new());
+}
+
+#[test]
+fn ai_failure() {
+    suite::ai_failure(&Sqlite::new());
+}

@@ -163,6 +163,39 @@ impl Server {
         )
     }
 
+    /// The first action a seat's document offers: the first of the first counter's actions,
+    /// asked for as a client does, else the first listed whole.
+    pub fn first_action(&self, id: &str, token: Option<&str>, doc: &Value) -> Option<Value> {
+        let Some(counter) = doc["actors"][0]["counter"].as_str() else {
+            return doc["actions"].as_array()?.first().cloned();
+        };
+        let (status, got) = self.call(
+            "GET",
+            &format!(
+                "/api/games/{id}/actions?counter={}",
+                counter.replace(' ', "%20")
+            ),
+            token,
+            None,
+        );
+        assert_eq!(status, 200, "actions of {counter}: {got}");
+        assert_eq!(got["revision"], doc["revision"], "the same revision");
+        got["actions"].as_array()?.first().cloned()
+    }
+
+    /// The map of a document, merged with its counters into a whole board.
+    pub fn board(&self, doc: &Value) -> Value {
+        let key = doc["map"].as_str().expect("a map key");
+        let (status, mut map) = self.call("GET", &format!("/api/maps/{key}"), None, None);
+        assert_eq!(status, 200, "map {key}: {map}");
+        let o = map.as_object_mut().expect("a map object");
+        o.remove("version");
+        for (k, v) in doc["board"].as_object().expect("board") {
+            o.insert(k.clone(), v.clone());
+        }
+        map
+    }
+
     /// Opens a WebSocket for a token (or a spectator).
     pub fn ws(&self, id: &str, token: Option<&str>) -> Ws {
         let q = token.map(|t| format!("?token={t}")).unwrap_or_default();
@@ -174,6 +207,8 @@ impl Server {
         Ws {
             socket,
             seen: Vec::new(),
+            doc: None,
+            updates: 0,
         }
     }
 }
@@ -185,21 +220,40 @@ impl Drop for Server {
     }
 }
 
-/// A client's WebSocket, keeping every message it received.
+/// A client's WebSocket, keeping every message it received and its state document up to
+/// date from the server's updates, as a client does.
 pub struct Ws {
     socket: WebSocket<MaybeTlsStream<TcpStream>>,
     /// Every text message received, in order.
     pub seen: Vec<String>,
+    /// The state document as the messages so far make it.
+    pub doc: Option<Value>,
+    /// How many updates (rather than whole states) were applied.
+    pub updates: usize,
 }
 
 impl Ws {
-    /// The next message (JSON).
+    /// The next message (JSON); a state or an update also brings `doc` up to date (an update
+    /// must follow the document this socket has).
     pub fn next(&mut self) -> Value {
         loop {
             match self.socket.read().expect("a WebSocket message in time") {
                 Message::Text(t) => {
                     self.seen.push(t.to_string());
-                    return serde_json::from_str(&t).expect("messages are JSON");
+                    let m: Value = serde_json::from_str(&t).expect("messages are JSON");
+                    match m["type"].as_str() {
+                        Some("state") => self.doc = Some(m["state"].clone()),
+                        Some("update") => {
+                            let doc = self.doc.as_mut().expect("an update after a state");
+                            assert_eq!(doc["revision"], m["base"], "an update of another revision");
+                            let ops = m["ops"].as_array().expect("ops");
+                            server::diff::apply(doc, ops).expect("the update applies");
+                            assert_eq!(doc["revision"], m["revision"]);
+                            self.updates += 1;
+                        }
+                        _ => {}
+                    }
+                    return m;
                 }
                 Message::Close(_) => panic!("the server closed the WebSocket"),
                 _ => {}
@@ -207,11 +261,15 @@ impl Ws {
         }
     }
 
-    /// The next state document; fails on an error message.
+    /// The next state document (whole, or rebuilt from an update); fails on an error
+    /// message.
     pub fn next_state(&mut self) -> Value {
         let m = self.next();
-        assert_eq!(m["type"], "state", "expected a state, got {m}");
-        m["state"].clone()
+        assert!(
+            m["type"] == "state" || m["type"] == "update",
+            "expected a state, got {m}"
+        );
+        self.doc.clone().expect("a document")
     }
 
     /// States until one of at least this revision; returns it.

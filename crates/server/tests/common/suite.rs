@@ -9,13 +9,17 @@ use super::*;
 
 /// The fields of every state document (docs/api.md), and no others: nothing else (no record,
 /// no seed) leaves the server.
-const STATE_FIELDS: [&str; 17] = [
+const STATE_FIELDS: [&str; 21] = [
     "actions",
+    "actors",
+    "ai_failure",
     "ai_seats",
     "board",
     "can_undo",
+    "dice",
     "game",
     "log",
+    "map",
     "outcome",
     "pending",
     "revision",
@@ -46,7 +50,9 @@ fn play_first(
             .expect("someone decides")
             .to_string();
         let doc = server.state(id, Some(&tokens[&seat]));
-        let first = &doc["actions"][0];
+        let first = &server
+            .first_action(id, Some(&tokens[&seat]), &doc)
+            .expect("an action");
         if stop(first) {
             break;
         }
@@ -101,18 +107,26 @@ pub fn create_and_state(db: &dyn Db) {
             .collect();
         keys.sort_unstable();
         assert_eq!(keys, STATE_FIELDS, "{doc}");
-        assert_eq!(doc["version"], 1);
+        assert_eq!(doc["version"], 2);
         assert_eq!(doc["scenario"], HATTIN);
         assert_eq!(doc["revision"], 0);
         assert_eq!(doc["pending"], json!(["muslim"]));
         assert_eq!(doc["ai_seats"], json!([]));
-        assert!(doc["board"]["hexes"]
+        assert!(server.board(doc)["hexes"]
             .as_array()
             .is_some_and(|h| !h.is_empty()));
+        assert_eq!(doc["map"], muslim["map"], "one map for every viewer");
+        assert!(doc["board"].get("hexes").is_none(), "the map is sent apart");
+        assert_eq!(doc["dice"], "seeded");
+        assert_eq!(doc["ai_failure"], Value::Null);
     }
+    let (status, text) = server.call_text("GET", "/api/maps/nosuchmap", None, None);
+    assert_eq!(status, 404, "{text}");
     assert_eq!(muslim["seat"], "muslim");
     assert_eq!(muslim["your_turn"], true);
-    let first = &muslim["actions"][0];
+    let first = &server
+        .first_action(&id, Some(&token(&created, "muslim")), &muslim)
+        .expect("an action");
     assert!(
         first["notation"]
             .as_str()
@@ -123,8 +137,10 @@ pub fn create_and_state(db: &dyn Db) {
     assert_eq!(crusader["seat"], "crusader");
     assert_eq!(crusader["your_turn"], false);
     assert_eq!(crusader["actions"], json!([]));
+    assert_eq!(crusader["actors"], json!([]));
     assert_eq!(spectator["seat"], Value::Null);
     assert_eq!(spectator["actions"], json!([]));
+    assert_eq!(spectator["actors"], json!([]));
 }
 
 /// Act over HTTP and over the WebSocket; every connected client receives its own view.
@@ -142,7 +158,9 @@ pub fn act_and_push(db: &dyn Db) {
     );
     assert_eq!(ws_s.next_state()["seat"], Value::Null);
 
-    let action = first_m["actions"][0]["notation"]
+    let action = server
+        .first_action(&id, Some(&m), &first_m)
+        .expect("action")["notation"]
         .as_str()
         .expect("action")
         .to_string();
@@ -167,13 +185,22 @@ pub fn act_and_push(db: &dyn Db) {
 
     // The next action over the WebSocket; success shows as the next state.
     let now = server.state(&id, Some(&m));
-    let action = now["actions"][0]["notation"]
+    let action = server.first_action(&id, Some(&m), &now).expect("action")["notation"]
         .as_str()
         .expect("action")
         .to_string();
     ws_m.send(json!({ "type": "act", "action": action, "revision": 1 }));
     for ws in [&mut ws_c, &mut ws_m, &mut ws_s] {
         assert_eq!(revision(&ws.until_revision(2)), 2);
+        assert!(ws.updates >= 1, "the changes come as updates");
+    }
+    // Applying the updates gives exactly the whole document.
+    for (ws, t) in [(&ws_c, Some(&c)), (&ws_m, Some(&m)), (&ws_s, None)] {
+        same(
+            ws.doc.as_ref().expect("doc"),
+            &server.state(&id, t.map(String::as_str)),
+            "updates applied",
+        );
     }
     let log = server.state(&id, None)["log"].clone();
     assert!(log.as_array().is_some_and(|l| l.len() >= 2), "{log}");
@@ -188,7 +215,7 @@ pub fn act_and_push(db: &dyn Db) {
     assert_eq!(status, 200, "{undone}");
     assert_eq!(revision(&undone), 3);
     assert_eq!(
-        undone["actions"][0]["notation"].as_str(),
+        server.first_action(&id, Some(&m), &undone).expect("action")["notation"].as_str(),
         Some(action.as_str())
     );
     assert_eq!(revision(&ws_c.until_revision(3)), 3);
@@ -211,9 +238,12 @@ pub fn bad_requests(db: &dyn Db) {
         .iter()
         .map(|t| server.state(&id, *t))
         .collect();
-    let rev = revision(&before[0]);
+    // Each viewer has its own revision: the Muslim's counts the two actions it saw.
+    let rev = revision(&before[1]);
     assert_eq!(rev, 2);
-    let legal = before[1]["actions"][0]["notation"]
+    let legal = server
+        .first_action(&id, Some(m), &before[1])
+        .expect("action")["notation"]
         .as_str()
         .expect("muslim decides")
         .to_string();
@@ -276,7 +306,7 @@ pub fn bad_requests(db: &dyn Db) {
             "POST",
             &actions,
             Some(c),
-            act_body(&legal, rev),
+            act_body(&legal, revision(&before[0])),
             403,
         ),
         (
@@ -316,7 +346,7 @@ pub fn bad_requests(db: &dyn Db) {
             "POST",
             &undo,
             Some(c),
-            json!({ "revision": rev }).to_string(),
+            json!({ "revision": revision(&before[0]) }).to_string(),
             422,
         ),
         (
@@ -470,8 +500,12 @@ pub fn bad_requests(db: &dyn Db) {
     assert_eq!(status, 200);
     for (t, old) in [Some(c), Some(m), None].iter().zip(&before) {
         let mut doc = server.state(&id, *t);
-        assert_eq!(revision(&doc), rev + 2);
-        doc["revision"] = json!(rev);
+        if *t == Some(m) {
+            assert_eq!(revision(&doc), rev + 2, "the Muslim acted and took it back");
+        } else {
+            assert!(revision(&doc) >= revision(old));
+        }
+        doc["revision"] = old["revision"].clone();
         doc["can_undo"] = old["can_undo"].clone();
         same(&doc, old, "after undoing the one action");
     }
@@ -504,8 +538,8 @@ pub fn secrecy(db: &dyn Db) {
     );
     let mut ws_m = server.ws(&id, Some(m));
     let mut ws_s = server.ws(&id, None);
-    ws_m.next_state();
-    ws_s.next_state();
+    let before_m = ws_m.next_state();
+    let before_s = ws_s.next_state();
 
     let chit = "chit King-Guy reserve";
     assert!(doc_c["actions"]
@@ -517,15 +551,73 @@ pub fn secrecy(db: &dyn Db) {
     assert_eq!(status, 200, "{after}");
     taken.push(("crusader".into(), chit.into()));
     assert_eq!(leader(&after, "King Guy")["chit"], "reserve");
-    let rev = revision(&after);
 
     let secret = "takes a reserve command";
     assert!(
         after.to_string().contains(secret),
         "the Crusader sees his own order"
     );
-    let pushed_m = ws_m.until_revision(rev);
-    let pushed_s = ws_s.until_revision(rev);
+    // The secret order changes nothing the others see, not even their revisions: their
+    // documents are exactly as before, and nothing was pushed to them (the next message on
+    // each socket is the update of a later, visible change, from the document it had).
+    let now_m = server.state(&id, Some(m));
+    let now_s = server.state(&id, None);
+    same(
+        &now_m,
+        &before_m,
+        "the Muslim's document after the secret order",
+    );
+    same(
+        &now_s,
+        &before_s,
+        "the spectator's document after the secret order",
+    );
+    // More secret orders, as long as there are chits to give.
+    let mut more = 0;
+    for _ in 0..6 {
+        let doc = server.state(&id, Some(c));
+        let Some(order) = doc["actions"]
+            .as_array()
+            .expect("actions")
+            .iter()
+            .filter_map(|a| a["notation"].as_str())
+            .find(|a| a.starts_with("chit "))
+            .map(str::to_string)
+        else {
+            break;
+        };
+        more += 1;
+        let (status, answer) = server.act(&id, Some(c), &order, revision(&doc));
+        assert_eq!(status, 200, "{order}: {answer}");
+        taken.push(("crusader".into(), order));
+    }
+    assert_eq!(revision(&server.state(&id, Some(m))), revision(&before_m));
+    assert_eq!(revision(&server.state(&id, None)), revision(&before_s));
+    let rev = revision(&server.state(&id, Some(c)));
+    assert_eq!(
+        rev,
+        revision(&after) + more,
+        "the Crusader's own revision counts his orders"
+    );
+    let muslim_chit = server
+        .first_action(&id, Some(m), &now_m)
+        .expect("a Muslim order")["notation"]
+        .as_str()
+        .expect("notation")
+        .to_string();
+    let (status, _) = server.act(&id, Some(m), &muslim_chit, revision(&now_m));
+    assert_eq!(status, 200);
+    taken.push(("muslim".into(), muslim_chit));
+    let next = ws_m.next();
+    assert_eq!(next["type"], "update", "{next}");
+    assert_eq!(
+        next["base"],
+        json!(revision(&before_m)),
+        "nothing pushed before"
+    );
+    assert_eq!(next["revision"], json!(revision(&before_m) + 1));
+    let pushed_m = ws_m.doc.clone().expect("doc");
+    let pushed_s = ws_s.doc.clone().expect("doc");
     for (who, doc) in [
         ("muslim HTTP", server.state(&id, Some(m))),
         ("spectator HTTP", server.state(&id, None)),
@@ -539,10 +631,9 @@ pub fn secrecy(db: &dyn Db) {
             !doc.to_string().contains(secret),
             "{who} sees the Crusader's order"
         );
-        assert_eq!(
-            doc["actions"].as_array().map(Vec::len).unwrap_or(0) > 0,
-            who.starts_with("muslim")
-        );
+        let offered = doc["actions"].as_array().map(Vec::len).unwrap_or(0)
+            + doc["actors"].as_array().map(Vec::len).unwrap_or(0);
+        assert_eq!(offered > 0, who.starts_with("muslim"), "{who}");
     }
     for line in ws_m.seen.iter().chain(&ws_s.seen) {
         assert!(
@@ -578,7 +669,7 @@ pub fn secrecy(db: &dyn Db) {
         let doc = server.state(&id, t);
         assert_eq!(doc["view"], game.view_json(viewer)["state"], "{viewer:?}");
         assert_eq!(
-            doc["board"],
+            server.board(&doc),
             serde_json::to_value(game.board(viewer)).expect("board")
         );
         let texts: Vec<String> = game.events(viewer).iter().map(|e| e.text.clone()).collect();
@@ -602,6 +693,13 @@ fn only_crusader(ws: &mut Ws) -> Value {
             return s;
         }
     }
+}
+
+/// As [`same`], but for the revisions.
+fn same_but_revision(found: &Value, expected: &Value, what: &str) {
+    let mut found = found.clone();
+    found["revision"] = expected["revision"].clone();
+    same(&found, expected, what);
 }
 
 /// Fails naming the top-level fields that differ (the documents are too big to print).
@@ -694,7 +792,21 @@ pub fn restart(db: &dyn Db) {
             let seat = public["pending"][0].as_str().unwrap_or("").to_string();
             let t = if seat == "muslim" { &m } else { &c };
             let Some(doc) = state(t) else { break };
-            let Some(action) = doc["actions"][0]["notation"].as_str() else {
+            let listed = doc["actions"][0]["notation"].as_str().map(str::to_string);
+            let asked = || -> Option<String> {
+                let counter = doc["actors"][0]["counter"].as_str()?;
+                let got: Value = agent
+                    .get(&format!(
+                        "http://{addr}/api/games/{raced}/actions?counter={counter}"
+                    ))
+                    .set("Authorization", &format!("Bearer {t}"))
+                    .call()
+                    .ok()?
+                    .into_json()
+                    .ok()?;
+                got["actions"][0]["notation"].as_str().map(str::to_string)
+            };
+            let Some(action) = asked().or(listed) else {
                 break;
             };
             let answer = agent
@@ -703,14 +815,17 @@ pub fn restart(db: &dyn Db) {
                 .send_json(json!({ "action": action, "revision": revision(&doc) }));
             match answer {
                 Ok(r) => acknowledged = Some(r.into_json::<Value>().expect("state")),
-                Err(_) => break,
+                Err(e) => {
+                    eprintln!("the racer stops: {e}");
+                    break;
+                }
             }
         }
         acknowledged
     });
     // Let the racer get some actions acknowledged, then kill.
     let mut watch_humans = server.ws(&humans, None);
-    watch_humans.until_revision(revision(&before[0]) + 5);
+    watch_humans.until_revision(revision(&before[2]) + 5);
     server.kill();
     let acknowledged = racer
         .join()
@@ -722,21 +837,27 @@ pub fn restart(db: &dyn Db) {
     // answered at the kill may have been committed too, never more).
     let seat = acknowledged["seat"].as_str().expect("seat").to_string();
     let now = server.state(&humans, Some(&tokens[&seat]));
+    // A rebuilt game's revisions start above any shown before (they are not stored).
     let ack = revision(&acknowledged);
     assert!(
-        revision(&now) == ack || revision(&now) == ack + 1,
+        revision(&now) > ack,
         "acknowledged {ack}, found {}",
         revision(&now)
     );
-    if revision(&now) == ack {
-        same(&now, &acknowledged, "the state is exactly as acknowledged");
+    let log = |d: &Value| d["log"].as_array().expect("log").clone();
+    if log(&now).len() == log(&acknowledged).len() {
+        same_but_revision(&now, &acknowledged, "the state is exactly as acknowledged");
+    } else {
+        assert!(
+            log(&now).starts_with(&log(&acknowledged)),
+            "the action being answered was committed, after every acknowledged one"
+        );
     }
-    assert!(revision(&now) > revision(&before[0]));
     // The game goes on from there.
     let taken = play_first(&server, &humans, &tokens, 2, |_| false);
     assert_eq!(taken.len(), 2);
     // The mixed game waits for the Crusader exactly where it was.
-    same(
+    same_but_revision(
         &server.state(&mixed, Some(&c_mixed)),
         &mixed_doc,
         "the mixed game after the restart",
@@ -780,7 +901,10 @@ pub fn web_files(db: &dyn Db) {
 }
 
 /// Every scenario, in order.
-pub const ALL: [(&str, Scenario); 7] = [
+pub const ALL: [(&str, Scenario); 10] = [
+    ("manual_dice", manual_dice),
+    ("actions_on_demand", actions_on_demand),
+    ("ai_failure", ai_failure),
     ("create_and_state", create_and_state),
     ("act_and_push", act_and_push),
     ("bad_requests", bad_requests),
@@ -789,3 +913,158 @@ pub const ALL: [(&str, Scenario); 7] = [
     ("restart", restart),
     ("web_files", web_files),
 ];
+
+/// A game with manual dice: chosen at creation, shown in every document, the dice sent with
+/// an action reach the engine (an action that rolls none refuses any); AI seats and unknown
+/// modes are refused.
+pub fn manual_dice(db: &dyn Db) {
+    let server = Server::start(&db.fresh());
+    let create = |body: Value| server.call("POST", "/api/games", None, Some(&body.to_string()));
+    let (status, e) =
+        create(json!({ "scenario": HATTIN, "dice": "manual", "seats": { "muslim": "random" } }));
+    assert_eq!(status, 422, "{e}");
+    assert!(
+        e["error"]
+            .as_str()
+            .is_some_and(|m| m.contains("manual dice")),
+        "{e}"
+    );
+    let (status, e) = create(json!({ "scenario": HATTIN, "dice": "loaded" }));
+    assert_eq!(status, 422, "{e}");
+    assert!(
+        e["error"].as_str().is_some_and(|m| m.contains("loaded")),
+        "{e}"
+    );
+    let (status, created) = create(json!({ "scenario": HATTIN, "seed": 3, "dice": "manual" }));
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    let m = token(&created, "muslim");
+    let doc = server.state(&id, Some(&m));
+    assert_eq!(doc["dice"], "manual");
+    assert_eq!(server.state(&id, None)["dice"], "manual");
+    let place = server
+        .first_action(&id, Some(&m), &doc)
+        .expect("a placement")["notation"]
+        .as_str()
+        .expect("notation")
+        .to_string();
+    let body = json!({ "action": place, "dice": [4], "revision": revision(&doc) }).to_string();
+    let (status, e) = server.call(
+        "POST",
+        &format!("/api/games/{id}/actions"),
+        Some(&m),
+        Some(&body),
+    );
+    assert_eq!(status, 422, "{e}");
+    assert!(
+        e["error"].as_str().is_some_and(|m| m.contains("not used")),
+        "{e}"
+    );
+    assert!(e.get("dice_needed").is_none(), "{e}");
+    let (status, after) = server.act(&id, Some(&m), &place, revision(&doc));
+    assert_eq!(status, 200, "{after}");
+}
+
+/// A counter's actions are asked for when it is selected: exactly the described actions
+/// naming it, which the document's summary counts; only its seat may ask.
+pub fn actions_on_demand(db: &dyn Db) {
+    let server = Server::start(&db.fresh());
+    let seed = 21;
+    let (id, created) = server.create(seed, json!({}));
+    let m = token(&created, "muslim");
+    let doc = server.state(&id, Some(&m));
+    let actors = doc["actors"].as_array().expect("actors").clone();
+    assert!(!actors.is_empty(), "the set-up places counters: {doc}");
+    let data = registry::all_data(None).expect("data");
+    let game = registry::new_game(HATTIN, &[], seed, DiceMode::Seeded, None, &data).expect("game");
+    let seat = game.seat_named("muslim").expect("seat");
+    let all = serde_json::to_value(game.describe_actions(seat)).expect("actions");
+    let all = all.as_array().expect("list");
+    let mut asked = 0;
+    for actor in &actors {
+        let counter = actor["counter"].as_str().expect("counter");
+        let path = format!(
+            "/api/games/{id}/actions?counter={}",
+            counter.replace(' ', "%20")
+        );
+        let (status, got) = server.call("GET", &path, Some(&m), None);
+        assert_eq!(status, 200, "{got}");
+        let expected: Vec<&Value> = all
+            .iter()
+            .filter(|a| {
+                a["counters"]
+                    .as_array()
+                    .is_some_and(|c| c.iter().any(|c| c == counter))
+            })
+            .collect();
+        let got_list: Vec<&Value> = got["actions"].as_array().expect("actions").iter().collect();
+        assert_eq!(got_list, expected, "{counter}");
+        let on_map = expected.iter().filter(|a| !a["hex"].is_null()).count();
+        assert_eq!(actor["actions"], json!(on_map), "{counter}");
+        asked += got_list.len();
+    }
+    assert!(asked > 0);
+    let counter = actors[0]["counter"].as_str().expect("counter");
+    let path = format!("/api/games/{id}/actions?counter={counter}");
+    assert_eq!(
+        server.call("GET", &path, None, None).0,
+        401,
+        "a spectator has no actions"
+    );
+    let c = token(&created, "crusader");
+    let (status, got) = server.call("GET", &path, Some(&c), None);
+    assert_eq!(
+        (status, got["actions"].clone()),
+        (200, json!([])),
+        "not the Crusader's decision"
+    );
+    let (status, _) = server.call("GET", &format!("/api/games/{id}/actions"), Some(&m), None);
+    assert_eq!(status, 400, "no counter named");
+}
+
+/// An AI seat that cannot play is reported to every viewer (without the details, which go
+/// to the server's log). Here two AI seats play a game with manual dice (a database edited
+/// by hand: the server refuses to create one) until the first die they cannot roll.
+pub fn ai_failure(db: &dyn Db) {
+    let url = db.fresh();
+    let server = Server::start(&url);
+    let body = json!({ "scenario": HATTIN, "seed": 4, "dice": "manual" }).to_string();
+    let (status, created) = server.call("POST", "/api/games", None, Some(&body));
+    assert_eq!(status, 201, "{created}");
+    let id = created["id"].as_str().expect("id").to_string();
+    server.kill();
+    let seats = json!([
+        { "seat": "crusader", "player": "random", "token_hash": null },
+        { "seat": "muslim", "player": "random", "token_hash": null },
+    ])
+    .to_string();
+    tokio::runtime::Runtime::new()
+        .expect("runtime")
+        .block_on(async {
+            sqlx::any::install_default_drivers();
+            let pool = sqlx::AnyPool::connect(&server::store::normalise_url(&url))
+                .await
+                .expect("the database");
+            sqlx::query("UPDATE games SET seats = $1 WHERE id = $2")
+                .bind(seats)
+                .bind(id.as_str())
+                .execute(&pool)
+                .await
+                .expect("update");
+            pool.close().await;
+        });
+    let server = Server::start(&url);
+    let mut ws = server.ws(&id, None);
+    let failed = loop {
+        let doc = ws.next_state();
+        if !doc["ai_failure"].is_null() {
+            break doc;
+        }
+    };
+    let told = failed["ai_failure"].as_str().expect("a message");
+    assert!(
+        told.contains("random") && told.contains("could not play"),
+        "{told}"
+    );
+    assert_eq!(server.state(&id, None)["ai_failure"], failed["ai_failure"]);
+}
