@@ -949,6 +949,13 @@ impl State {
         }
     }
 
+    /// Logs a written order, for its own seat only: orders stay secret until every seat has
+    /// committed (5.0).
+    fn order_written(&self, case: &'static str, seat: Seat, action: &Action, log: &mut Log) {
+        let text = action.text(self);
+        log.push_with(|| Event::private(case, format!("order written: {text}"), vec![seat]));
+    }
+
     /// Applies a legal action.
     pub fn play(
         &mut self,
@@ -963,25 +970,11 @@ impl State {
         match action {
             Action::Order { leader, order } => {
                 self.orders[slot].leaders.insert(*leader, order.clone());
-                let text = action.text(self);
-                log.push_with(|| {
-                    Event::private(
-                        "The Crusades 5.0",
-                        format!("order written: {text}"),
-                        vec![seat],
-                    )
-                });
+                self.order_written("The Crusades 5.0", seat, action, log);
             }
             Action::Fleet { fleet, order } => {
                 self.orders[slot].fleets.insert(*fleet, order.clone());
-                let text = action.text(self);
-                log.push_with(|| {
-                    Event::private(
-                        "The Crusades 5.0",
-                        format!("order written: {text}"),
-                        vec![seat],
-                    )
-                });
+                self.order_written("The Crusades 5.0", seat, action, log);
             }
             Action::Cancel { fleet, index } => {
                 if *fleet {
@@ -1018,47 +1011,19 @@ impl State {
             }
             Action::Take { leader, asps } => {
                 self.orders[slot].take.insert(*leader, *asps);
-                let text = action.text(self);
-                log.push_with(|| {
-                    Event::private(
-                        "The Crusades 6.1.2",
-                        format!("order written: {text}"),
-                        vec![seat],
-                    )
-                });
+                self.order_written("The Crusades 6.1.2", seat, action, log);
             }
             Action::Command { leader } => {
                 self.orders[slot].command.insert(*leader);
-                let text = action.text(self);
-                log.push_with(|| {
-                    Event::private(
-                        "The Crusades 8.0 H",
-                        format!("order written: {text}"),
-                        vec![seat],
-                    )
-                });
+                self.order_written("The Crusades 8.0 H", seat, action, log);
             }
             Action::Escort { leader, prisoner } => {
                 self.orders[slot].escort.insert(*prisoner, *leader);
-                let text = action.text(self);
-                log.push_with(|| {
-                    Event::private(
-                        "The Crusades 9.7.6 C",
-                        format!("order written: {text}"),
-                        vec![seat],
-                    )
-                });
+                self.order_written("The Crusades 9.7.6 C", seat, action, log);
             }
             Action::Losses { leader } => {
                 self.orders[slot].losses.push(*leader);
-                let text = action.text(self);
-                log.push_with(|| {
-                    Event::private(
-                        "The Crusades 6.4.5 B",
-                        format!("order written: {text}"),
-                        vec![seat],
-                    )
-                });
+                self.order_written("The Crusades 6.4.5 B", seat, action, log);
             }
             Action::Terms { terms, .. } => {
                 if let Some(t) = &mut self.surrender {
