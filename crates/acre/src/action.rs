@@ -26,6 +26,12 @@ pub enum Action {
     Select(Piece),
     /// 5.0, 5.16, 5.17, 7.21: move the selected counter to a hex (its cheapest path).
     Move(Hex),
+    /// 15.21, 15.22: the selected knight cavalry charges: it moves to the first hex, its last
+    /// four hexes Clear and in a straight line, announcing a charge at the Moslem unit in the
+    /// second.
+    Charge(Hex, Hex),
+    /// 15.3: the Naphtha Grenadiers make a grenade attack on the Crusader unit in the hex.
+    Grenade(Hex),
     /// 5.0: let the selected counter go without moving it (it may not move again this
     /// segment).
     Deselect,
@@ -67,7 +73,11 @@ pub enum Action {
     Follow(usize),
     /// 9.22: the leader stays where he is.
     Stay(usize),
-    /// End the segment (or the allocations of the step, rolling their dice).
+    /// 10.7: an attacking unit, or a leader stacked with one, advances after combat along
+    /// the Path of Retreat to this hex.
+    Advance(Piece, Hex),
+    /// End the segment (or the allocations of the step, rolling their dice; or the advance
+    /// after combat).
     End,
     /// 4.0 note: agree to end the Assault Phase after this Impulse.
     EndAssault,
@@ -91,6 +101,8 @@ impl Action {
             Action::Select(piece) => format!("select {}", p(*piece)),
             Action::Move(hex) => format!("move {}", h(*hex)),
             Action::Deselect => "deselect".into(),
+            Action::Charge(to, target) => format!("charge {} {}", h(*to), h(*target)),
+            Action::Grenade(hex) => format!("grenade {}", h(*hex)),
             Action::Base(hex) => format!("base {}", h(*hex)),
             Action::Dig(base, hex) => format!("dig {} {}", base + 1, h(*hex)),
             Action::Search(hex) => format!("search {}", h(*hex)),
@@ -117,6 +129,7 @@ impl Action {
             Action::Hold(u) => format!("hold {}", p(Piece::Unit(*u))),
             Action::Follow(l) => format!("follow {}", p(Piece::Leader(*l))),
             Action::Stay(l) => format!("stay {}", p(Piece::Leader(*l))),
+            Action::Advance(piece, hex) => format!("advance {} {}", p(*piece), h(*hex)),
             Action::End => "end".into(),
             Action::EndAssault => "end-assault".into(),
             Action::Continue => "continue".into(),
@@ -157,6 +170,10 @@ impl Action {
             ["move", h] => Ok(Action::Move(hex(h)?)),
             ["move", ..] => usage("move HEX"),
             ["deselect"] => Ok(Action::Deselect),
+            ["charge", to, t] => Ok(Action::Charge(hex(to)?, hex(t)?)),
+            ["charge", ..] => usage("charge HEX TARGET-HEX"),
+            ["grenade", t] => Ok(Action::Grenade(hex(t)?)),
+            ["grenade", ..] => usage("grenade HEX"),
             ["base", h] => Ok(Action::Base(hex(h)?)),
             ["base", ..] => usage("base HEX"),
             ["dig", b, h] => {
@@ -209,14 +226,16 @@ impl Action {
             ["follow", ..] => usage("follow LEADER"),
             ["stay", l] => Ok(Action::Stay(leader(l)?)),
             ["stay", ..] => usage("stay LEADER"),
+            ["advance", c, h] => Ok(Action::Advance(piece(c)?, hex(h)?)),
+            ["advance", ..] => usage("advance COUNTER HEX"),
             ["end"] => Ok(Action::End),
             ["end-assault"] => Ok(Action::EndAssault),
             ["continue"] => Ok(Action::Continue),
             [verb, ..] => Err(format!(
                 "\"{verb}\" is not an action of Acre (deploy-historical, place, plan, select, \
-                 move, deselect, base, dig, search, cave-in, bombard, counter, repair, fire, \
-                 fill, attack, join, resolve, evade, stand, stop, retreat, hold, follow, stay, end, \
-                 end-assault, continue)"
+                 move, charge, deselect, grenade, base, dig, search, cave-in, bombard, counter, repair, fire, \
+                 fill, attack, join, resolve, evade, stand, stop, retreat, hold, follow, stay, \
+                 advance, end, end-assault, continue)"
             )),
         }
     }

@@ -266,6 +266,20 @@ pub fn check_return(
     hex: Hex,
     turn: u8,
 ) -> Result<(), String> {
+    let between = rules.map.between_outerworks_and_foss();
+    check_return_on(rules, pos, siege, hex, turn, &between)
+}
+
+/// [`check_return`] with the hexes between the outerworks and the foss worked out once by
+/// the caller.
+pub fn check_return_on(
+    rules: &Rules,
+    pos: &Position,
+    siege: usize,
+    hex: Hex,
+    turn: u8,
+    between: &std::collections::BTreeSet<Hex>,
+) -> Result<(), String> {
     use crate::map::Class;
     let s = &rules.siege[siege];
     let id = rules.map.id(hex);
@@ -276,7 +290,7 @@ pub fn check_return(
             s.name
         ));
     }
-    if !rules.map.between_outerworks_and_foss().contains(&hex) {
+    if !between.contains(&hex) {
         return Err(format!(
             "{} returns between the outerworks and the foss, not in {id} (12.23)",
             s.name

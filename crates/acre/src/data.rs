@@ -1,5 +1,6 @@
 //! The data files of Acre as plain serde structs, exactly as written in `data/acre/`:
-//! `map.toml`, `counters.toml`, `tables.toml` and `scenario.toml`. Unknown fields are errors.
+//! `map.toml` (the game map, Acre 3.1), `counters.toml` (the playing pieces, 3.3, 3.31, 3.32),
+//! `tables.toml` (the charts and tables, 3.2) and `scenario.toml`. Unknown fields are errors.
 //! Checking into typed values happens in [`crate::map`] and [`crate::rules`]; the format is
 //! documented in `docs/acre/data.md`.
 
@@ -416,6 +417,10 @@ pub struct SiegeRow {
     pub side: String,
     /// `giant_catapult`, `siege_tower`, `small_catapult`, `ballista`.
     pub kind: String,
+    /// A siege tower's Movement Allowance when it moves by itself (12.11); none for the
+    /// others, which move only in the Strategic Movement Segment (12.23, 12.34).
+    #[serde(default)]
+    pub movement: Option<u8>,
 }
 
 /// `scenario.toml`.

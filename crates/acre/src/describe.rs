@@ -55,6 +55,48 @@ impl State {
                 }
                 info.hex = self.hex_id(*hex);
             }
+            Action::Charge(to, target) => {
+                if let Some(p) = self.work.selected {
+                    info.counters = vec![self.slug(p)];
+                    info.label = format!(
+                        "{} charges: moves to {} and charges the unit in {} (15.21, 15.22)",
+                        name(p),
+                        self.id(*to),
+                        self.id(*target)
+                    );
+                }
+                info.hex = self.hex_id(*to);
+                info.targets = target_of(*target);
+                info.details = vec![
+                    "the last four hexes Clear and in a straight line (15.21)".into(),
+                    "double Melee Strength against this unit in the Crusader Melee Segment (15.21)"
+                        .into(),
+                    "may not be fired upon this Impulse (15.23)".into(),
+                    "disrupted once its melee is resolved (15.21)".into(),
+                ];
+            }
+            Action::Grenade(hex) => {
+                if let Some(g) = (0..r.units.len()).find(|&g| r.unit_type(g).grenadier) {
+                    info.counters = vec![self.slug(Piece::Unit(g))];
+                }
+                info.hex = self.hex_id(*hex);
+                info.targets = target_of(*hex);
+                info.label = format!("Naphtha grenade attack on {} (15.3)", self.id(*hex));
+                let left = r
+                    .scenario
+                    .engineering
+                    .naphtha_grenades
+                    .saturating_sub(self.grenades);
+                info.details = vec![
+                    "the defender retreats, no die rolled (15.3)".into(),
+                    format!("{left} grenade attacks left this game"),
+                ];
+                if let Some(g) = (0..r.units.len()).find(|&g| r.unit_type(g).grenadier) {
+                    if melee::ladder_needed(r, &self.pos, g, *hex) == Ok(true) {
+                        info.details.push("ladder assault first (10.3)".into());
+                    }
+                }
+            }
             Action::Deselect => info.label = "Leave the selected counter where it is".into(),
             Action::Base(hex) | Action::Search(hex) | Action::CaveIn(hex) | Action::Repair(hex) => {
                 info.hex = self.hex_id(*hex);
@@ -119,6 +161,10 @@ impl State {
                     if melee::ladder_needed(r, &self.pos, *u, m.target) == Ok(true) {
                         info.details = vec!["ladder assault (10.3)".into()];
                     }
+                    if !self.chargers(&[*u], m.target).is_empty() {
+                        info.details
+                            .push("charging: double Melee Strength (15.21)".into());
+                    }
                 }
             }
             Action::Resolve => {
@@ -131,8 +177,9 @@ impl State {
                     info.hex = self.hex_id(m.target);
                     info.targets = target_of(m.target);
                     if let Some(d) = self.pos.unit_at(m.target) {
+                        let chargers = self.chargers(&m.attackers, m.target);
                         let (a, dd) =
-                            melee::strengths(r, &self.pos, &m.attackers, &[], d, self.conrad);
+                            melee::strengths(r, &self.pos, &m.attackers, &chargers, d, self.conrad);
                         let odds = melee::odds_column(a, dd).map_or("under 1-2".to_string(), |c| {
                             r.tables.melee.columns.get(c).cloned().unwrap_or_default()
                         });
@@ -141,6 +188,22 @@ impl State {
                             f64::from(a) / 2.0,
                             f64::from(dd) / 2.0
                         )];
+                        if !chargers.is_empty() {
+                            info.details
+                                .push("charging knights at double strength (15.21)".into());
+                        }
+                        for l in self.lending_leaders(&m.attackers) {
+                            let leader = &r.leaders[l].name;
+                            match melee::leader_ladder_needed(r, &self.pos, l, m.target) {
+                                Ok(true) => info.details.push(format!(
+                                    "{leader} must climb by ladder to lend his ratings (10.32)"
+                                )),
+                                Err(_) => info.details.push(format!(
+                                    "{leader} cannot reach the wall: his ratings will not count (10.32)"
+                                )),
+                                Ok(false) => {}
+                            }
+                        }
                     }
                 }
             }
@@ -176,6 +239,28 @@ impl State {
             Action::Stay(l) => {
                 info.counters = vec![self.slug(Piece::Leader(*l))];
                 info.label = format!("{} stays where he is (9.22)", name(Piece::Leader(*l)));
+            }
+            Action::Advance(p, hex) => {
+                info.counters = vec![self.slug(*p)];
+                info.hex = self.hex_id(*hex);
+                info.label = format!(
+                    "{} advances after combat to {} (10.7)",
+                    name(*p),
+                    self.id(*hex)
+                );
+                if let Some(a) = &self.work.advance {
+                    let path: Vec<String> = a.path.iter().map(|h| self.id(*h)).collect();
+                    info.details = vec![format!("Path of Retreat: {}", path.join(" "))];
+                    let knight = matches!(p, Piece::Unit(u) if r.unit_type(*u).knight
+                        && r.side_of(*u) == crate::rules::Side::Crusader);
+                    if knight {
+                        info.details
+                            .push("knights advance as far as they can (10.74)".into());
+                    }
+                }
+            }
+            Action::End if self.work.advance.is_some() => {
+                info.label = "End the advance after combat (10.7)".into()
             }
             Action::End => info.label = "End this segment".into(),
             Action::EndAssault => {

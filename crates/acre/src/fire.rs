@@ -1,4 +1,4 @@
-//! Fire combat (9.0): line of sight blocked by camps, walls and towers and along their
+//! Fire combat (9.0, 9.1): line of sight blocked by camps, walls and towers and along their
 //! hexsides (9.11, 9.12), the Range Attenuation Table (9.4), the Fire Combat Results Table
 //! with its die-roll modifiers (9.5), and who may fire at what (9.13, 12.14, 12.16, 12.31,
 //! 12.32, 15.23). Results are applied together after every fire is resolved (9.2): the

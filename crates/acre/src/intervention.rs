@@ -64,7 +64,7 @@ impl Used {
     }
 }
 
-/// Acre 7.11-7.13: the most times a counter may be chosen in a game.
+/// Acre 7.11, 7.12, 7.13: the most times a counter may be chosen in a game.
 pub fn limit(rules: &Rules, c: Intervention) -> u8 {
     let l = &rules.scenario.intervention;
     match c {

@@ -148,7 +148,7 @@ pub fn defence_morale_leader(
     in_command(rules, pos, defender, conrad).then_some(leader)
 }
 
-/// Acre 14.3, 10.41: the Combat Bonus a unit gets from a leader of its own contingent in its
+/// Acre 14.3, 14.31, 10.41: the Combat Bonus a unit gets from a leader of its own contingent in its
 /// hex (capped by 14.32 in [`crate::melee::with_bonus`]).
 pub fn combat_bonus(rules: &Rules, pos: &Position, unit: usize, conrad: bool) -> u32 {
     let Some(at) = pos.hex_of(unit) else {

@@ -18,15 +18,16 @@
 //! | 5.0 Movement, 5.5 Stacking (with 14.12, 15.11, 15.14) | [`movement`] |
 //! | 6.0 Zones of Control | [`zoc`] |
 //! | 7.0 Intervention | [`intervention`] |
-//! | 8.0 Bombardment, Counter-Bombardment, Repair | [`bombardment`] |
+//! | 8.0 Bombardment, Counter-Bombardment, Repair; 12.0 engines damaged and returned | [`bombardment`] |
 //! | 9.0 Fire Combat | [`fire`]; 9.24-9.3 retreats in [`retreat`] |
-//! | 10.0 Melee Combat (odds, morale, ladder rolls) | [`melee`] |
+//! | 10.0 Melee Combat (odds, morale, ladder rolls, advance after combat, overruns) | [`melee`] |
 //! | 11.0 Regrouping (isolation, pairs) | [`regroup`] |
 //! | 13.0 Engineering | [`engineering`] |
 //! | 14.0 Leaders | [`leaders`] |
 //! | 15.0 Cavalry and the Naphtha Grenadiers, 10.2 retreat before combat | [`cavalry`] |
 //! | 17.0 Initial Set-Up, the historical quick start | [`setup`] |
 //! | 18.0 Victory | [`victory`] |
+//! | the `heuristic` AI player's doctrine | [`doctrine`] |
 //!
 //! Rule choices where the text is ambiguous are in `docs/acre/rules-notes.md`.
 
@@ -35,6 +36,7 @@ pub mod bombardment;
 pub mod cavalry;
 pub mod data;
 pub mod describe;
+pub mod doctrine;
 pub mod engineering;
 pub mod fire;
 pub mod game;
@@ -58,6 +60,7 @@ pub mod view;
 pub mod zoc;
 
 pub use action::Action;
+pub use doctrine::Doctrine;
 pub use game::audit;
 pub use position::Position;
 pub use rules::Rules;

@@ -153,6 +153,53 @@ pub fn ladder_needed(
     }
 }
 
+/// Acre 10.33: a German leader (one leading a German contingent) fails to mount a wall on
+/// 1-3, as German knights do.
+pub fn german_leader(rules: &Rules, leader: usize) -> bool {
+    rules
+        .contingents
+        .iter()
+        .any(|c| c.leader == leader && c.nationality == Some(Nationality::German))
+}
+
+/// Acre 10.32, 10.34 and the Addenda to 10.34: whether an attacking leader must climb by
+/// ladder to lend his Combat Bonus or Morale Rating to a melee on the unit in `target`:
+/// `Ok(false)` if he need not (the target is not an unbreached Wall or Tower hex, or he
+/// stands in a Wall or Tower hex or with a friendly siege unit), `Ok(true)` if he must and
+/// may (next to the target, in a Clear, filled foss or street hex), `Err` if he cannot lend
+/// them at all. A breached wall asks no ladder of the units (10.3), nor of their leaders
+/// (rules-notes).
+pub fn leader_ladder_needed(
+    rules: &Rules,
+    pos: &crate::Position,
+    leader: usize,
+    target: hexgrid::Hex,
+) -> Result<bool, String> {
+    use crate::map::Class;
+    let name = &rules.leaders[leader].name;
+    let at = leaders::leader_hex(pos, leader).ok_or_else(|| format!("{name} is not on the map"))?;
+    if !pos.unbreached_wall(rules, target) || rules.map.is_wall_or_tower(at) {
+        return Ok(false);
+    }
+    let side = rules.leaders[leader].side;
+    if pos
+        .siege_at(at)
+        .is_some_and(|e| rules.siege[e].side == side)
+    {
+        return Ok(false);
+    }
+    let from = rules.map.class(at);
+    let filled = from == Class::Foss && !pos.unfilled_foss(rules, at);
+    if at.is_adjacent(target) && (matches!(from, Class::Clear | Class::Street) || filled) {
+        Ok(true)
+    } else {
+        Err(format!(
+            "{name} is neither on the walls, with a siege unit, nor placed to climb a ladder to {} (10.32, 10.34)",
+            rules.map.id(target)
+        ))
+    }
+}
+
 /// Acre 10.0, 10.14, 10.41, 14.32, 5.27: the attack and defence strengths of a melee, in
 /// halves: each attacker's Melee Strength with its own leader's Combat Bonus (never more than
 /// doubled), halved if it stands in marsh or the ravine, doubled if charging (15.21); the
@@ -310,12 +357,12 @@ pub fn take_step_instead(
     Ok(())
 }
 
-/// Acre 9.23, 9.24, 9.27, 10.6 and the Addenda to 9.23: applies a fire or melee result to a
-/// combat unit. D disrupts, or makes a unit already disrupted retreat; R makes it retreat
-/// (the retreat itself is [`crate::retreat`]'s); E eliminates it, except that a
-/// full-strength garrison unit is reduced a step and stays. A garrison unit already reduced
-/// is "removed from play" into the Regrouping Box, where 11.2 may pair it and return it at
-/// full strength (rules-notes).
+/// Acre 9.23, 9.24, 9.27, 10.6, 10.62, 10.63, 10.64 and the Addenda to 9.23: applies a fire or
+/// melee result to a combat unit. D disrupts, or makes a unit already disrupted retreat; R makes it
+/// retreat (the retreat itself is [`crate::retreat`]'s); E eliminates it, except that a
+/// full-strength garrison unit is reduced a step and stays. A garrison unit already reduced is
+/// "removed from play" into the Regrouping Box, where 11.2 may pair it and return it at full
+/// strength (rules-notes).
 pub fn apply_result(
     rules: &Rules,
     pos: &mut crate::Position,
@@ -473,6 +520,48 @@ pub fn advance(
     turn: u8,
     conrad: bool,
 ) -> Result<Vec<Overrun>, String> {
+    let (next, overruns) = advanced(
+        rules, pos, attackers, vacated, moves, turn, conrad, attackers,
+    )?;
+    *pos = next;
+    Ok(overruns)
+}
+
+/// Acre 10.7: checks an advance after combat chosen piece by piece: everything [`advance`]
+/// checks, with 10.74's "as far as possible" asked only of the knights among `moves` (a
+/// knight not yet advanced may still be; one that has advanced must have gone as far as it
+/// could). What [`advance`] accepts at the end is reached by adding moves this accepts.
+pub fn check_advance_so_far(
+    rules: &Rules,
+    pos: &crate::Position,
+    attackers: &[usize],
+    vacated: &Vacated,
+    moves: &[(Advancer, usize)],
+    turn: u8,
+    conrad: bool,
+) -> Result<(), String> {
+    let moved: Vec<usize> = moves
+        .iter()
+        .filter_map(|(w, _)| match w {
+            Advancer::Unit(u) => Some(*u),
+            Advancer::Leader(_) => None,
+        })
+        .collect();
+    advanced(rules, pos, attackers, vacated, moves, turn, conrad, &moved).map(|_| ())
+}
+
+/// [`advance`] on a copy of the position, with 10.74 asked of the knights among `knights`.
+#[allow(clippy::too_many_arguments)]
+fn advanced(
+    rules: &Rules,
+    pos: &crate::Position,
+    attackers: &[usize],
+    vacated: &Vacated,
+    moves: &[(Advancer, usize)],
+    turn: u8,
+    conrad: bool,
+    knights: &[usize],
+) -> Result<(crate::Position, Vec<Overrun>), String> {
     let path = &vacated.path;
     let Some(&first) = attackers.first() else {
         return Err("an advance after combat needs the attacking units (10.7)".into());
@@ -575,7 +664,7 @@ pub fn advance(
         }
     }
     // 10.74: knights advance as far as possible, short of the outerworks.
-    for &u in attackers {
+    for &u in attackers.iter().filter(|u| knights.contains(u)) {
         if rules.side_of(u) != Side::Crusader || !rules.unit_type(u).knight {
             continue;
         }
@@ -598,8 +687,7 @@ pub fn advance(
             }
         }
     }
-    *pos = next;
-    Ok(overruns)
+    Ok((next, overruns))
 }
 
 #[cfg(test)]

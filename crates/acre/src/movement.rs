@@ -33,8 +33,8 @@ impl Mover {
     }
 }
 
-/// Acre 5.2, 5.27, 5.12, 5.22-5.24, 6.23, 15.11, 15.14: the cost in half Movement Points of
-/// moving from `from` into the adjacent `to`, or why it is prohibited.
+/// Acre 5.2, 5.21, 5.26, 5.27, 5.3, 5.6, 5.12, 5.22-5.24, 6.23, 15.11, 15.14: the cost in half
+/// Movement Points of moving from `from` into the adjacent `to`, or why it is prohibited.
 pub fn entry_cost(
     rules: &Rules,
     pos: &Position,
@@ -98,6 +98,23 @@ pub fn entry_cost(
         .ok_or_else(|| format!("{id} is prohibited terrain"))
 }
 
+/// Acre 9.24: "A unit that has suffered a Retreat result may not use road movement rates
+/// during the next Game-Turn": the cost of entering `to` for such a unit, which pays for a
+/// road hex what a Clear hex costs (roads are hex terrain on this map: rules-notes). Other
+/// costs are unchanged.
+pub fn without_road_rates(rules: &Rules, to: Hex, cost: u32) -> u32 {
+    if rules.map.class(to) != Class::Road {
+        return cost;
+    }
+    rules
+        .map
+        .terrains
+        .iter()
+        .find(|t| t.class == Class::Clear)
+        .and_then(|t| t.effects.cost)
+        .map_or(cost, |c| cost.max(u32::from(c)))
+}
+
 /// Acre 5.15, 5.4, 14.12, 15.15, 5.16: a combat unit's allowance in half Movement Points this
 /// Segment: full within twice its leader's Command Radius (cavalry always, unless its leader
 /// is dead), otherwise half with fractions dropped; doubled in the Strategic Movement
@@ -122,7 +139,9 @@ pub fn allowance(rules: &Rules, pos: &Position, unit: usize, strategic: bool, co
     }
 }
 
-/// Acre 5.13, 5.51, 15.11, 15.14, 12.12: whether a unit may end its movement in `hex`.
+/// Acre 5.13, 5.51, 5.54, 15.11, 15.14, 12.12: whether a unit may end its movement in `hex`: one
+/// combat unit a hex, beside one siege unit and one leader (5.52, checked where leaders move);
+/// markers never count (5.55: they are not pieces of the position at all).
 pub fn may_end_in(rules: &Rules, pos: &Position, unit: usize, hex: Hex) -> bool {
     let side = rules.side_of(unit);
     if pos.unit_at(hex).is_some_and(|u| u != unit) {
@@ -138,9 +157,10 @@ pub fn may_end_in(rules: &Rules, pos: &Position, unit: usize, hex: Hex) -> bool 
     !(cavalry && friendly_siege)
 }
 
-/// Acre 5.0, 6.21, 6.22, 5.14: every hex a combat unit may end its move in, with the cost in
-/// half Movement Points of its cheapest path. A unit entering an enemy-controlled hex stops;
-/// a unit starting in one must first step to a hex that is not.
+/// Acre 5.0, 5.1, 5.11, 5.25, 6.2, 6.21, 6.22, 5.14: every hex a combat unit may end its move in,
+/// with the cost in half Movement Points of its cheapest path (never a hex it lacks the points to
+/// enter). A unit entering an enemy-controlled hex stops; a unit starting in one must first step to
+/// a hex that is not.
 pub fn destinations(
     rules: &Rules,
     pos: &Position,

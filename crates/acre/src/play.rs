@@ -20,7 +20,7 @@ use crate::retreat::{self, Step as RetreatStep};
 use crate::rules::{CombatResult, Kind, Side, SiegeKind};
 use crate::sequence::{self, Segment, Step, Turn};
 use crate::setup::{self, Piece};
-use crate::state::{ix, side_of_seat, Melee, Stage, State, Work};
+use crate::state::{ix, side_of_seat, Advance, Melee, Stage, State, Work};
 use crate::victory::{self, Verdict};
 use crate::{bombardment, engineering, intervention, moves, regroup};
 
@@ -72,6 +72,9 @@ impl State {
                 }
                 if let Some(i) = self.next_retreater() {
                     return vec![self.rules.side_of(self.retreats.units[i].unit)];
+                }
+                if let Some(a) = &self.work.advance {
+                    return vec![a.side];
                 }
                 let both = |done: [bool; 2]| {
                     [Side::Crusader, Side::Moslem]
@@ -262,6 +265,9 @@ impl State {
         if let Some(i) = self.next_retreater() {
             return self.retreat_actions(i);
         }
+        if self.work.advance.is_some() {
+            return self.advance_actions();
+        }
         match self.turn.step {
             Step::Allocation => self.allocation_actions(side),
             Step::CrusaderStrategic | Step::MoslemStrategic => self.movement_actions(side, true),
@@ -309,8 +315,18 @@ impl State {
                 out.push(Action::Place(Piece::Leader(l), h));
             }
         } else if let Some(&e) = siege.first() {
+            // 12.17, 12.24: a repaired engine re-deployed ([`bombardment::check_return`]).
             for &h in &self.derived.between {
-                if self.may_deploy_siege(e, h) {
+                let ok = bombardment::check_return_on(
+                    r,
+                    &self.pos,
+                    e,
+                    h,
+                    self.turn.turn,
+                    &self.derived.between,
+                )
+                .is_ok();
+                if ok {
                     out.push(Action::Place(Piece::Siege(e), h));
                 }
             }
@@ -374,6 +390,15 @@ impl State {
                 out.push(Piece::Leader(l));
             }
         }
+        if !strategic && side == Side::Crusader {
+            // 12.11: siege towers move by themselves in the Crusader Movement Segments.
+            for e in 0..r.siege.len() {
+                if r.siege[e].kind == SiegeKind::SiegeTower && self.pos.siege[e].at.hex().is_some()
+                {
+                    out.push(Piece::Siege(e));
+                }
+            }
+        }
         if strategic {
             for e in 0..r.siege.len() {
                 let s = &r.siege[e];
@@ -399,13 +424,26 @@ impl State {
         }
     }
 
-    /// Acre 7.21, 9.26: whether an off-map army unit may enter the map now.
+    /// The Impulse being played (0 outside the Assault Phase).
+    pub fn impulse(&self) -> u8 {
+        match self.turn.step {
+            Step::Impulse { impulse, .. } => impulse,
+            _ => 0,
+        }
+    }
+
+    /// Acre 7.21, 9.26: whether an off-map army unit may enter the map now
+    /// ([`intervention::may_deploy`]): not after retreating off the map this Assault Phase,
+    /// except Saladin's Guard from the next Impulse on.
     fn may_enter(&self, unit: usize) -> bool {
-        let army = self.rules.contingent_of(unit).army;
-        self.rules.side_of(unit) == Side::Moslem
-            && self.pos.units[unit].at == Location::OffMap
-            && army.is_some_and(|a| self.armies_allowed().contains(&a))
-            && !self.gone_off.contains(&unit)
+        intervention::may_deploy(
+            &self.rules,
+            &self.pos,
+            unit,
+            &self.armies_allowed(),
+            &self.retreated_off,
+            self.impulse(),
+        )
     }
 
     /// Acre 5.0: select a piece, then one of its destinations or let it go.
@@ -415,6 +453,14 @@ impl State {
                 .into_keys()
                 .map(Action::Move)
                 .collect();
+            // 15.21: a charge is made in a Crusader Movement Segment of the Assault Phase.
+            if let (Piece::Unit(u), false, Side::Crusader) = (p, strategic, side) {
+                out.extend(
+                    moves::charges(self, u)
+                        .into_keys()
+                        .map(|(to, target)| Action::Charge(to, target)),
+                );
+            }
             out.push(Action::Deselect);
             return out;
         }
@@ -606,8 +652,9 @@ impl State {
                     Firer::Siege(e) => self.pos.siege[e].at.hex(),
                 };
                 let Some(at) = at else { continue };
+                let chargers = self.chargers_now();
                 for t in at.within(4) {
-                    if r.map.on_map(t) && fire::check_fire(r, &self.pos, f, t, &[]).is_ok() {
+                    if r.map.on_map(t) && fire::check_fire(r, &self.pos, f, t, &chargers).is_ok() {
                         out.push(Action::Fire(f, t));
                     }
                 }
@@ -615,6 +662,35 @@ impl State {
             out.push(Action::End);
         }
         out
+    }
+
+    /// Acre 15.23: the units charging this Impulse (they may not be fired upon).
+    fn chargers_now(&self) -> Vec<usize> {
+        self.charging.iter().map(|(c, _)| *c).collect()
+    }
+
+    /// Acre 15.21: the charges still owed this Melee Segment: each charging unit that may
+    /// still attack the Moslem unit it charged. The Crusader may not end the segment, nor
+    /// resolve a melee on that hex without it, while one is owed.
+    fn owed_charges(&self) -> Vec<(usize, Hex)> {
+        let r = &self.rules;
+        let Step::Impulse {
+            segment: Segment::CrusaderMelee,
+            ..
+        } = self.turn.step
+        else {
+            return Vec::new();
+        };
+        self.charging
+            .iter()
+            .filter_map(|&(u, target)| Some((u, self.pos.hex_of(target)?)))
+            .filter(|&(u, t)| {
+                self.may_attack(Segment::CrusaderMelee, u)
+                    && self.attackable(Side::Crusader, t)
+                    && self.pos.side_at(r, t) == Some(Side::Moslem)
+                    && self.may_attack_hex(u, t)
+            })
+            .collect()
     }
 
     /// Acre 13.11: units that did not move this Impulse fill an adjacent foss hex.
@@ -682,7 +758,8 @@ impl State {
         }
     }
 
-    /// Acre 10.1, 10.14: announce melees, add attackers, resolve.
+    /// Acre 10.1, 10.12, 10.14: announce melees, add attackers, resolve; attacks are voluntary
+    /// (10.12): `end` is always offered beside them, save for a charge that must be made.
     fn melee_actions(&self, segment: Segment) -> Vec<Action> {
         let r = &self.rules;
         let attackers: Vec<usize> = (0..r.units.len())
@@ -698,7 +775,11 @@ impl State {
                 .filter(|&&u| self.may_attack_hex(u, m.target))
                 .map(|&u| Action::Join(u))
                 .collect();
-            if !m.attackers.is_empty() {
+            let charger_missing = self
+                .owed_charges()
+                .iter()
+                .any(|(u, t)| *t == m.target && !m.attackers.contains(u));
+            if !m.attackers.is_empty() && !charger_missing {
                 out.push(Action::Resolve);
             }
             return out;
@@ -719,8 +800,91 @@ impl State {
             }
         }
         let mut out: Vec<Action> = targets.into_iter().map(Action::Attack).collect();
-        out.push(Action::End);
+        out.extend(self.grenade_actions(segment));
+        if self.owed_charges().is_empty() {
+            out.push(Action::End);
+        }
         out
+    }
+
+    /// Acre 15.3: the grenade attacks the Naphtha Grenadiers may make now: at each adjacent
+    /// Crusader combat unit not attacked yet this segment ([`crate::cavalry::check_grenade_attack`]).
+    fn grenade_actions(&self, segment: Segment) -> Vec<Action> {
+        let r = &self.rules;
+        let mut out = Vec::new();
+        for g in (0..r.units.len()).filter(|&g| r.unit_type(g).grenadier) {
+            if !self.may_attack(segment, g) {
+                continue;
+            }
+            let Some(at) = self.pos.hex_of(g) else {
+                continue;
+            };
+            for h in r.map.neighbours(at) {
+                let ok = self.attackable(Side::Moslem, h)
+                    && self.pos.unit_at(h).is_some()
+                    && crate::cavalry::check_grenade_attack(r, &self.pos, g, h, self.grenades)
+                        .is_ok();
+                if ok {
+                    out.push(Action::Grenade(h));
+                }
+            }
+        }
+        out
+    }
+
+    /// Acre 15.3, 10.3: a grenade attack: the grenadiers mount the wall first if they must
+    /// (10.31; a failed roll throws no grenade: rules-notes), then the defender retreats, no
+    /// die rolled; the grenadiers may advance after it (10.72).
+    fn grenade(&mut self, target: Hex, log: &mut Log) {
+        let r = self.rules.clone();
+        let Some(g) = (0..r.units.len()).find(|&g| {
+            r.unit_type(g).grenadier && self.pos.hex_of(g).is_some_and(|at| at.is_adjacent(target))
+        }) else {
+            return;
+        };
+        let Some(defender) = self.pos.unit_at(target) else {
+            return;
+        };
+        let Ok(ladder) =
+            crate::cavalry::check_grenade_attack(&r, &self.pos, g, target, self.grenades)
+        else {
+            return;
+        };
+        self.work.attacked.insert(target);
+        self.work.attacked_with.insert(g);
+        if ladder {
+            let roll = self.dice.d6();
+            let up = melee::mounts_the_wall(roll, false);
+            let result = if up {
+                "mounts the wall"
+            } else {
+                "fails to mount the wall"
+            };
+            let text = format!("{} {result}", r.units[g].name);
+            log.push_with(|| {
+                Event::public("Acre 10.31", text).with_roll(roll_record(
+                    format!("ladder assault of {}", r.units[g].name),
+                    vec![roll],
+                    "10.31: 3-6 succeeds",
+                    result.into(),
+                ))
+            });
+            if !up {
+                return;
+            }
+        }
+        self.grenades += 1;
+        let text = format!(
+            "{} throw naphtha grenades at {} in {} ({} of {})",
+            r.units[g].name,
+            r.units[defender].name,
+            r.map.id(target),
+            self.grenades,
+            r.scenario.engineering.naphtha_grenades
+        );
+        log.push_with(|| Event::public("Acre 15.3", text));
+        self.apply_result(defender, crate::cavalry::grenade_result(), "Acre 15.3", log);
+        self.after_melee(Side::Moslem, vec![g], defender, target, Vec::new(), log);
     }
 
     /// Acre 9.27: whether a retreating garrison unit may take a step loss and stay instead.
@@ -802,7 +966,7 @@ impl State {
     fn redeploy_area(&self, side: Side) -> &std::collections::BTreeSet<Hex> {
         match side {
             Side::Crusader => &self.derived.crusader_redeploy,
-            Side::Moslem => &self.derived.acre,
+            Side::Moslem => &self.derived.moslem_redeploy,
         }
     }
 
@@ -812,24 +976,11 @@ impl State {
         let Some(piece) = self.to_redeploy(side).into_iter().next() else {
             return Vec::new();
         };
-        let mut without = self.pos.clone();
-        match piece {
-            Piece::Unit(u) => without.units[u].at = Location::OffMap,
-            Piece::Leader(l) => without.leaders[l].at = Location::OffMap,
-            Piece::Siege(e) => without.siege[e].at = Location::OffMap,
-        }
-        self.redeploy_area(side)
+        let ground = self.redeploy_area(side);
+        ground
             .iter()
             .copied()
-            .filter(|&h| match piece {
-                Piece::Unit(u) => {
-                    without.unit_at(h).is_none()
-                        && crate::movement::may_end_in(r, &without, u, h)
-                        && without.effects(r, h).cost.is_some()
-                }
-                Piece::Leader(_) => without.leader_at(h).is_none(),
-                Piece::Siege(_) => false,
-            })
+            .filter(|&h| regroup::check_redeploy_on(r, &self.pos, piece, h, ground).is_ok())
             .map(|h| Action::Place(piece, h))
             .collect()
     }
@@ -989,6 +1140,12 @@ impl State {
                 if let Some(i) = self.retreats.units.iter().position(|x| x.unit == *u) {
                     self.retreats.units.remove(i);
                     self.retreats.chosen.remove(i);
+                    // 10.7: the defender holds its hex; nothing is vacated.
+                    if self.work.advance.as_ref().is_some_and(|a| a.defender == *u) {
+                        if let Some(a) = self.work.advance.take() {
+                            self.disrupt_chargers(&a.chargers, log);
+                        }
+                    }
                     let _ = melee::take_step_instead(&r, &mut self.pos, *u);
                     let text = format!(
                         "{} takes a step loss and holds the wall in {}",
@@ -1005,8 +1162,8 @@ impl State {
                         self.pos.leaders[*l].wounded_until = None;
                     }
                     Piece::Siege(e) => {
-                        self.pos.siege[*e].at = Location::Map(*hex);
-                        self.pos.siege[*e].returns_on = None;
+                        let _ =
+                            bombardment::return_engine(&r, &mut self.pos, *e, *hex, self.turn.turn);
                     }
                     Piece::Unit(_) => {}
                 }
@@ -1014,14 +1171,10 @@ impl State {
                 log.push_with(|| Event::public("Acre 14.42, 12.17, 12.24", text));
             }
             Action::Place(piece, hex) => {
-                // 11.31, 11.32: redeployment.
-                match piece {
-                    Piece::Unit(u) => {
-                        self.pos.units[*u].at = Location::Map(*hex);
-                        self.work.returned.remove(u);
-                    }
-                    Piece::Leader(l) => self.pos.leaders[*l].at = Location::Map(*hex),
-                    Piece::Siege(_) => {}
+                // 11.31, 11.32: redeployment ([`regroup::redeploy`], checked as legal).
+                let _ = regroup::redeploy(&r, &mut self.pos, *piece, *hex);
+                if let Piece::Unit(u) = piece {
+                    self.work.returned.remove(u);
                 }
                 let text = format!("{} redeploys in {}", piece.name(&r), r.map.id(*hex));
                 log.push_with(|| Event::public("Acre 11.3", text));
@@ -1035,6 +1188,8 @@ impl State {
                 }
             }
             Action::Move(hex) => self.apply_move(*hex, log),
+            Action::Charge(to, target) => self.apply_charge(*to, *target, log),
+            Action::Grenade(hex) => self.grenade(*hex, log),
             Action::Base(hex) => {
                 self.tunnels.build_base(*hex);
                 self.work.spent += r.scenario.engineering.tunnel_base_cost;
@@ -1144,6 +1299,19 @@ impl State {
                     }
                 }
             }
+            Action::Advance(piece, hex) => {
+                if let Some(a) = &mut self.work.advance {
+                    let who = match piece {
+                        Piece::Unit(u) => Some(melee::Advancer::Unit(*u)),
+                        Piece::Leader(l) => Some(melee::Advancer::Leader(*l)),
+                        Piece::Siege(_) => None,
+                    };
+                    if let (Some(who), Some(n)) = (who, a.path.iter().position(|h| h == hex)) {
+                        a.moves.push((who, n + 1));
+                    }
+                }
+            }
+            Action::End if self.work.advance.is_some() => self.finish_advance(log),
             Action::End => self.end_step(side, log, applied),
             Action::EndAssault => self.work.agree[ix(side)] = Some(true),
             Action::Continue => self.work.agree[ix(side)] = Some(false),
@@ -1177,7 +1345,6 @@ impl State {
     /// Moves the selected piece along its path, with what it passes through (5.12, 12.13,
     /// 12.23, 12.34, 7.23, 10.51).
     fn apply_move(&mut self, hex: Hex, log: &mut Log) {
-        let r = self.rules.clone();
         let Some(piece) = self.work.selected.take() else {
             return;
         };
@@ -1188,12 +1355,46 @@ impl State {
         let path = moves::destinations(self, piece, strategic)
             .remove(&hex)
             .unwrap_or_else(|| vec![hex]);
+        self.move_along(piece, hex, &path, log);
+    }
+
+    /// Acre 15.21, 15.22: the selected knights charge: they move along the charge's path and
+    /// the charge at the unit in `target` is announced, for all to hear.
+    fn apply_charge(&mut self, to: Hex, target: Hex, log: &mut Log) {
+        let r = self.rules.clone();
+        let Some(Piece::Unit(u)) = self.work.selected.take() else {
+            return;
+        };
+        let Some(path) = moves::charges(self, u).remove(&(to, target)) else {
+            return;
+        };
+        let text = format!(
+            "{} charges at {} in {}",
+            r.units[u].name,
+            self.pos
+                .unit_at(target)
+                .map(|t| r.units[t].name.clone())
+                .unwrap_or_default(),
+            r.map.id(target)
+        );
+        log.push_with(|| Event::public("Acre 15.22", text));
+        let object = self.pos.unit_at(target);
+        self.move_along(Piece::Unit(u), to, &path, log);
+        if let Some(t) = object {
+            self.charging.push((u, t));
+        }
+    }
+
+    /// Moves a piece to `hex` along `path` (the hexes entered, `hex` last), with what it
+    /// passes through (5.12, 12.13, 12.23, 12.34, 7.23, 10.51).
+    fn move_along(&mut self, piece: Piece, hex: Hex, path: &[Hex], log: &mut Log) {
+        let r = self.rules.clone();
         self.work.done.insert(piece);
         let side = self.side_of_piece(piece);
         match piece {
             Piece::Unit(u) => {
                 let entering = self.pos.units[u].at == Location::OffMap;
-                for &h in &path {
+                for &h in path {
                     self.overrun(side, h, log);
                     if side == Side::Crusader && r.map.class(h) == Class::Outerworks {
                         self.outerworks_entered = true;
@@ -1225,24 +1426,60 @@ impl State {
             }
             Piece::Siege(e) => {
                 self.pos.siege[e].at = Location::Map(hex);
-                let text = format!("{} is relocated to {}", r.siege[e].name, r.map.id(hex));
-                log.push_with(|| Event::public("Acre 5.17", text));
+                let strategic = matches!(
+                    self.turn.step,
+                    Step::CrusaderStrategic | Step::MoslemStrategic
+                );
+                let (case, text) = if strategic {
+                    (
+                        "Acre 5.17",
+                        format!("{} is relocated to {}", r.siege[e].name, r.map.id(hex)),
+                    )
+                } else {
+                    (
+                        "Acre 12.11",
+                        format!("{} is moved to {}", r.siege[e].name, r.map.id(hex)),
+                    )
+                };
+                log.push_with(|| Event::public(case, text));
             }
         }
     }
 
-    /// Acre 5.12, 9.24, 12.13, 12.23, 12.34: a combat unit of `side` enters `hex`: an enemy
-    /// leader alone there is eliminated, an enemy siege unit damaged or destroyed.
+    /// Acre 5.12, 9.24, 10.61, 12.13, 12.23, 12.34, 14.33: a combat unit of `side` enters
+    /// `hex` (or attacks it in melee): an enemy leader alone there is killed, an enemy siege
+    /// unit with no combat unit to guard it damaged or destroyed ([`melee::overrun`]).
     fn overrun(&mut self, side: Side, hex: Hex, log: &mut Log) {
         let r = self.rules.clone();
-        if let Some(l) = self.pos.leader_at(hex) {
-            if r.leaders[l].side != side {
-                self.kill_leader(l, "Acre 5.12", log);
-            }
-        }
-        if let Some(e) = self.pos.siege_at(hex) {
-            if r.siege[e].side != side {
-                self.damage_siege(e, log);
+        let overruns = melee::overrun(&r, &mut self.pos, hex, side, self.turn.turn, self.conrad);
+        self.log_overruns(&overruns, log);
+    }
+
+    /// The events of leaders and engines overrun ([`melee::Overrun`]).
+    fn log_overruns(&mut self, overruns: &[melee::Overrun], log: &mut Log) {
+        let r = self.rules.clone();
+        for o in overruns {
+            match *o {
+                melee::Overrun::LeaderKilled { leader, morale } => {
+                    let text = format!("{} is caught alone and killed", r.leaders[leader].name);
+                    log.push_with(|| Event::public("Acre 5.12, 14.33", text));
+                    if let Some(n) = morale {
+                        let text = format!("the {n:?} Army Morale Level falls by one");
+                        log.push_with(|| Event::public("Acre 10.5", text));
+                    }
+                }
+                melee::Overrun::Engine { siege, loss } => {
+                    let text = match loss {
+                        bombardment::SiegeLoss::Damaged { returns_on } => format!(
+                            "{} is damaged and out of play until Game-Turn {returns_on}",
+                            r.siege[siege].name
+                        ),
+                        bombardment::SiegeLoss::Destroyed => {
+                            format!("{} is destroyed", r.siege[siege].name)
+                        }
+                    };
+                    log.push_with(|| Event::public("Acre 12.17, 12.24, 12.34", text));
+                }
             }
         }
     }
@@ -1259,32 +1496,6 @@ impl State {
             let text = format!("the {n:?} Army Morale Level falls by one");
             log.push_with(|| Event::public("Acre 10.5", text));
         }
-    }
-
-    /// Acre 12.17, 12.24, 12.34: a siege unit alone in a hex attacked or overrun: towers out
-    /// for three Game-Turns, giant catapults for two, catapults and ballistae destroyed.
-    fn damage_siege(&mut self, e: usize, log: &mut Log) {
-        let r = self.rules.clone();
-        let back = match r.siege[e].kind {
-            SiegeKind::SiegeTower => Some(3),
-            SiegeKind::GiantCatapult => Some(2),
-            SiegeKind::SmallCatapult | SiegeKind::Ballista => None,
-        };
-        let text = match back {
-            Some(t) => {
-                self.pos.siege[e].at = Location::OffMap;
-                self.pos.siege[e].returns_on = Some(self.turn.turn + t);
-                format!(
-                    "{} is damaged and out of play for {t} Game-Turns",
-                    r.siege[e].name
-                )
-            }
-            None => {
-                self.pos.siege[e].at = Location::Destroyed;
-                format!("{} is destroyed", r.siege[e].name)
-            }
-        };
-        log.push_with(|| Event::public("Acre 12.17, 12.24, 12.34", text));
     }
 
     /// Acre 13.31, 13.32, 13.4: one search.
@@ -1457,7 +1668,7 @@ impl State {
             let Some(target) = self.pos.unit_at(hex) else {
                 continue;
             };
-            let Ok(rating) = fire::check_fire(&r, &self.pos, f, hex, &[]) else {
+            let Ok(rating) = fire::check_fire(&r, &self.pos, f, hex, &self.chargers_now()) else {
                 continue;
             };
             let at = match f {
@@ -1531,6 +1742,8 @@ impl State {
                 log.push_with(|| Event::public(case, format!("{name} is disrupted")));
             }
             melee::Applied::Retreat { .. } => {
+                // 9.24: no road rates next Game-Turn.
+                self.retreated_on.insert(u, self.turn.turn);
                 if let Some(rt) = start {
                     if !self.retreats.units.iter().any(|x| x.unit == u) {
                         self.retreats.units.push(rt);
@@ -1640,6 +1853,9 @@ impl State {
         let how = if forced { "must retreat" } else { "retreats" };
         let text = format!("{} {how} before combat", r.units[d].name);
         log.push_with(|| Event::public("Acre 10.2", text));
+        // 10.24: the attackers may advance along its Path of Retreat.
+        let chargers = self.chargers(&m.attackers, m.target);
+        self.after_melee(Side::Crusader, m.attackers, d, m.target, chargers, log);
     }
 
     /// Acre 10.0, 10.3, 10.4, 10.5, 10.61, 14.33: resolves the melee announced.
@@ -1685,23 +1901,17 @@ impl State {
             log.push_with(|| Event::public("Acre 10.31", "no attacker mounts the wall: no melee"));
             return;
         }
+        let chargers = self.chargers(&attackers, m.target);
         let Some(defender) = self.pos.unit_at(m.target) else {
             // 10.61, 14.33: a leader or siege unit alone is eliminated.
-            if let Some(l) = self.pos.leader_at(m.target) {
-                if r.leaders[l].side != side {
-                    self.kill_leader(l, "Acre 14.33", log);
-                }
-            }
-            if let Some(e) = self.pos.siege_at(m.target) {
-                if r.siege[e].side != side {
-                    self.damage_siege(e, log);
-                }
-            }
+            self.overrun(side, m.target, log);
+            self.disrupt_chargers(&chargers, log);
             return;
         };
-        let (a, d) = melee::strengths(&r, &self.pos, &attackers, &[], defender, self.conrad);
+        let lent = self.leaders_on_the_wall(&attackers, m.target, log);
+        let (a, d) = melee::strengths(&r, &lent, &attackers, &chargers, defender, self.conrad);
         let column = melee::odds_column(a, d);
-        let al = leaders::attack_morale_leader(&r, &self.pos, &attackers, self.conrad);
+        let al = leaders::attack_morale_leader(&r, &lent, &attackers, self.conrad);
         let dl = leaders::defence_morale_leader(&r, &self.pos, defender, self.conrad);
         let am = melee::army_morale(&r, &self.pos, side, &attackers);
         let dm = melee::army_morale(&r, &self.pos, side.enemy(), &[defender]);
@@ -1754,6 +1964,264 @@ impl State {
             })
         });
         self.apply_result(defender, result, "Acre 10.6", log);
+        self.after_melee(side, attackers, defender, m.target, chargers, log);
+    }
+
+    /// The attacking leaders whose Combat Bonus or Morale Rating a melee by `attackers`
+    /// could use (10.41, 10.42): those stacked with an attacker, and the morale leader.
+    pub(crate) fn lending_leaders(&self, attackers: &[usize]) -> Vec<usize> {
+        let r = &self.rules;
+        let mut out: Vec<usize> = attackers
+            .iter()
+            .filter_map(|&a| self.pos.hex_of(a).and_then(|h| self.pos.leader_at(h)))
+            .filter(|&l| {
+                attackers
+                    .first()
+                    .is_some_and(|&a| r.leaders[l].side == r.side_of(a))
+            })
+            .collect();
+        out.extend(leaders::attack_morale_leader(
+            r,
+            &self.pos,
+            attackers,
+            self.conrad,
+        ));
+        out.sort_unstable();
+        out.dedup();
+        out
+    }
+
+    /// Acre 10.32, 10.33: against a unit on an unbreached wall, each attacking leader whose
+    /// ratings the melee could use lends them only from the walls, with a friendly siege
+    /// unit, or after climbing by ladder (rolled as his units roll, German leaders failing on
+    /// 1-3). Returns the position the melee reads: leaders who may not lend their ratings
+    /// taken off it.
+    fn leaders_on_the_wall(
+        &mut self,
+        attackers: &[usize],
+        target: Hex,
+        log: &mut Log,
+    ) -> crate::Position {
+        let r = self.rules.clone();
+        let mut lent = self.pos.clone();
+        for l in self.lending_leaders(attackers) {
+            let name = r.leaders[l].name.clone();
+            match melee::leader_ladder_needed(&r, &self.pos, l, target) {
+                Ok(false) => {}
+                Ok(true) => {
+                    let roll = self.dice.d6();
+                    let heavy = melee::german_leader(&r, l);
+                    let up = melee::mounts_the_wall(roll, heavy);
+                    let result = if up {
+                        "mounts the wall and leads the assault"
+                    } else {
+                        "fails to mount the wall: his ratings do not count"
+                    };
+                    let text = format!("{name} {result}");
+                    log.push_with(|| {
+                        Event::public("Acre 10.32", text).with_roll(roll_record(
+                            format!("ladder assault of {name}"),
+                            vec![roll],
+                            if heavy {
+                                "10.33: 4-6 succeeds"
+                            } else {
+                                "10.31: 3-6 succeeds"
+                            },
+                            result.into(),
+                        ))
+                    });
+                    if !up {
+                        lent.leaders[l].at = Location::OffMap;
+                    }
+                }
+                Err(_) => {
+                    lent.leaders[l].at = Location::OffMap;
+                    let text = format!(
+                        "{name} cannot reach the wall: his ratings do not count in this melee"
+                    );
+                    log.push_with(|| Event::public("Acre 10.32", text));
+                }
+            }
+        }
+        lent
+    }
+
+    /// Acre 15.21, 15.22: the attackers of a melee on `target` that charged it this Impulse.
+    pub(crate) fn chargers(&self, attackers: &[usize], target: Hex) -> Vec<usize> {
+        attackers
+            .iter()
+            .copied()
+            .filter(|u| {
+                self.charging
+                    .iter()
+                    .any(|&(c, t)| c == *u && self.pos.hex_of(t) == Some(target))
+            })
+            .collect()
+    }
+
+    /// Acre 15.21: "After the melee attack has been resolved, the Crusader unit is
+    /// automatically disrupted" ([`crate::cavalry::disrupt_after_charge`]).
+    fn disrupt_chargers(&mut self, chargers: &[usize], log: &mut Log) {
+        for &u in chargers {
+            if self.pos.hex_of(u).is_some() {
+                crate::cavalry::disrupt_after_charge(&mut self.pos, u);
+                let text = format!("{} is disrupted after its charge", self.rules.units[u].name);
+                log.push_with(|| Event::public("Acre 15.21", text));
+            }
+        }
+    }
+
+    /// Acre 10.71, 10.72, 10.24: after a melee on `defender` in `target`, an advance is owed
+    /// to the attackers if the defender left its hex, eliminated or retreating (its Path of
+    /// Retreat grows as it goes: [`State::settle_retreats`]); charging knights are disrupted
+    /// once the advance is over, or at once if there is none (15.21).
+    fn after_melee(
+        &mut self,
+        side: Side,
+        attackers: Vec<usize>,
+        defender: usize,
+        target: Hex,
+        chargers: Vec<usize>,
+        log: &mut Log,
+    ) {
+        let eliminated = matches!(
+            self.pos.units[defender].at,
+            Location::Regrouping | Location::Destroyed
+        );
+        let retreating = self.retreats.units.iter().any(|x| x.unit == defender);
+        if eliminated || retreating {
+            self.work.advance = Some(Advance {
+                side,
+                attackers,
+                defender,
+                eliminated,
+                path: vec![target],
+                moves: Vec::new(),
+                chargers,
+            });
+        } else {
+            self.disrupt_chargers(&chargers, log);
+        }
+    }
+
+    /// The pieces that may advance after combat (10.71, 10.72, Addenda to 10.72): the
+    /// attacking units, and the leaders stacked with them.
+    fn advancers(&self, a: &Advance) -> Vec<melee::Advancer> {
+        let r = &self.rules;
+        let mut out: Vec<melee::Advancer> = Vec::new();
+        for &u in &a.attackers {
+            let Some(h) = self.pos.hex_of(u) else {
+                continue;
+            };
+            out.push(melee::Advancer::Unit(u));
+            if let Some(l) = self.pos.leader_at(h) {
+                if r.leaders[l].side == a.side && !out.contains(&melee::Advancer::Leader(l)) {
+                    out.push(melee::Advancer::Leader(l));
+                }
+            }
+        }
+        out.retain(|w| !a.moves.iter().any(|(x, _)| x == w));
+        out
+    }
+
+    /// Acre 10.7, 10.71-10.74: each piece that may still advance, to each hex of the Path of
+    /// Retreat it may reach ([`melee::check_advance_so_far`]); `end` once the advance chosen
+    /// is complete (10.74's knights as far as they can go: [`melee::advance`]).
+    fn advance_actions(&self) -> Vec<Action> {
+        let Some(a) = &self.work.advance else {
+            return Vec::new();
+        };
+        let r = &self.rules;
+        let vacated = melee::Vacated {
+            eliminated: a.eliminated,
+            path: a.path.clone(),
+        };
+        let turn = self.turn.turn;
+        let mut out = Vec::new();
+        for who in self.advancers(a) {
+            for n in 1..=a.path.len() {
+                let mut moves = a.moves.clone();
+                moves.push((who, n));
+                let ok = melee::check_advance_so_far(
+                    r,
+                    &self.pos,
+                    &a.attackers,
+                    &vacated,
+                    &moves,
+                    turn,
+                    self.conrad,
+                )
+                .is_ok();
+                if ok {
+                    let piece = match who {
+                        melee::Advancer::Unit(u) => Piece::Unit(u),
+                        melee::Advancer::Leader(l) => Piece::Leader(l),
+                    };
+                    out.push(Action::Advance(piece, a.path[n - 1]));
+                }
+            }
+        }
+        let mut trial = self.pos.clone();
+        let complete = melee::advance(
+            r,
+            &mut trial,
+            &a.attackers,
+            &vacated,
+            &a.moves,
+            turn,
+            self.conrad,
+        )
+        .is_ok();
+        if complete || out.is_empty() {
+            out.push(Action::End);
+        }
+        out
+    }
+
+    /// Acre 10.7: the advance chosen is made ([`melee::advance`]): the pieces enter the Path
+    /// of Retreat, overrunning enemy leaders and engines on the way (5.12, 12.13); then the
+    /// charging knights are disrupted (15.21).
+    fn finish_advance(&mut self, log: &mut Log) {
+        let r = self.rules.clone();
+        let Some(a) = self.work.advance.take() else {
+            return;
+        };
+        let vacated = melee::Vacated {
+            eliminated: a.eliminated,
+            path: a.path.clone(),
+        };
+        let entered = self.pos.morale.army_entered_acre;
+        if let Ok(overruns) = melee::advance(
+            &r,
+            &mut self.pos,
+            &a.attackers,
+            &vacated,
+            &a.moves,
+            self.turn.turn,
+            self.conrad,
+        ) {
+            for &(who, n) in &a.moves {
+                let name = match who {
+                    melee::Advancer::Unit(u) => r.units[u].name.clone(),
+                    melee::Advancer::Leader(l) => r.leaders[l].name.clone(),
+                };
+                let text = format!(
+                    "{name} advances after combat to {}",
+                    r.map.id(a.path[n - 1])
+                );
+                log.push_with(|| Event::public("Acre 10.7", text));
+            }
+            self.log_overruns(&overruns, log);
+            if !entered && self.pos.morale.army_entered_acre {
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 10.51",
+                        "an army unit enters Acre for the first time: Moslem Army Morale +1",
+                    )
+                });
+            }
+        }
+        self.disrupt_chargers(&a.chargers, log);
     }
 
     /// Decisions made; does what follows without one, until a decision is needed again.
@@ -1768,6 +2236,15 @@ impl State {
             }
             if !self.retreats.units.is_empty() {
                 if self.settle_retreats(log) {
+                    continue;
+                }
+                return;
+            }
+            if self.work.advance.is_some() {
+                // 10.7: with no piece able to advance, the advance ends by itself.
+                let options = self.advance_actions();
+                if options.iter().all(|a| *a == Action::End) {
+                    self.finish_advance(log);
                     continue;
                 }
                 return;
@@ -1830,6 +2307,12 @@ impl State {
         for (rt, c) in units.iter().zip(&choices) {
             if let Some(RetreatStep::To(h)) = c {
                 self.overrun(r.side_of(rt.unit), *h, log);
+                // 10.72: the hexes the defender retreats through are its Path of Retreat.
+                if let Some(a) = &mut self.work.advance {
+                    if a.defender == rt.unit {
+                        a.path.push(*h);
+                    }
+                }
             }
         }
         let origins: Vec<(usize, Hex)> = units.iter().map(|x| (x.unit, x.origin)).collect();
@@ -1866,12 +2349,19 @@ impl State {
                             });
                         }
                         retreat::Outcome::OffMap => {
-                            self.gone_off.insert(u);
+                            let impulse = self.impulse();
+                            self.retreated_off.record(u, impulse);
                             log.push_with(|| {
                                 Event::public("Acre 9.26", format!("{name} retreats off the map"))
                             });
                         }
                         retreat::Outcome::Eliminated => {
+                            // 10.71: a defender eliminated where it stood leaves only its hex.
+                            if let Some(a) = &mut self.work.advance {
+                                if a.defender == u && a.path.len() == 1 {
+                                    a.eliminated = true;
+                                }
+                            }
                             log.push_with(|| {
                                 Event::public(
                                     "Acre 9.24",
@@ -2016,8 +2506,9 @@ impl State {
                 segment: Segment::CrusaderMovement,
             } => {
                 self.moved.clear();
+                self.charging.clear();
                 if impulse == 1 {
-                    self.gone_off.clear();
+                    self.retreated_off.clear();
                     self.outerworks_entered = false;
                 }
             }
@@ -2038,8 +2529,10 @@ impl State {
         }
     }
 
-    /// Acre 4.0 3.I, 11.1, 11.2, 11.33 and the Addenda to 13.12: isolation, army units off
-    /// the map, pairing; then each side redeploys (after an Assault Phase only).
+    /// Acre 4.0 3.I, 11.1, 11.2, 11.33 and the Addenda to 13.12: isolation
+    /// ([`regroup::eliminate_isolated`]), army units off the map
+    /// ([`regroup::army_leaves_map`]), pairing ([`regroup::regroup`]); then each side
+    /// redeploys (after an Assault Phase only).
     fn begin_regrouping(&mut self, log: &mut Log) {
         let r = self.rules.clone();
         let full = self.phases.is_some_and(sequence::full_regrouping);
@@ -2047,43 +2540,26 @@ impl State {
             self.finish_turn(log);
             return;
         }
-        let isolated: Vec<usize> = (0..r.units.len())
-            .filter(|&u| self.pos.hex_of(u).is_some() && regroup::isolated(&r, &self.pos, u))
-            .collect();
-        for u in isolated {
+        let losses = self.pos.morale.army_losses;
+        for u in regroup::eliminate_isolated(&r, &mut self.pos) {
             let text = format!("{} is isolated", r.units[u].name);
             log.push_with(|| Event::public("Acre 11.1", text));
-            self.pos.units[u].at = Location::Regrouping;
-            self.pos.units[u].disrupted = false;
-            if self.army_unit(u) && melee::army_unit_eliminated(&mut self.pos) {
-                log.push_with(|| {
-                    Event::public(
-                        "Acre 10.52",
-                        "thirty army units lost: Moslem Army Morale -1",
-                    )
-                });
-            }
+        }
+        /// Acre 10.52: army losses that lower Moslem morale.
+        const LOSSES: u32 = 30;
+        if losses < LOSSES && self.pos.morale.army_losses >= LOSSES {
+            log.push_with(|| {
+                Event::public(
+                    "Acre 10.52",
+                    "thirty army units lost: Moslem Army Morale -1",
+                )
+            });
         }
         // 11.33: the Moslem army leaves the map.
-        for u in 0..r.units.len() {
-            if self.army_unit(u) && self.pos.hex_of(u).is_some() {
-                self.pos.units[u].at = Location::OffMap;
-            }
-        }
-        for l in 0..r.leaders.len() {
-            let army = self
-                .leader_army(l)
-                .is_some_and(|a| a != crate::rules::Army::Garrison);
-            if army && self.pos.leaders[l].at.hex().is_some() {
-                self.pos.leaders[l].at = Location::OffMap;
-            }
-        }
+        regroup::army_leaves_map(&r, &mut self.pos);
         log.push_with(|| Event::public("Acre 11.33", "the Moslem army units leave the map"));
-        for (keep, lose) in regroup::pairs(&r, &self.pos) {
-            self.pos.units[lose].at = Location::Destroyed;
+        for (keep, lose) in regroup::regroup(&r, &mut self.pos) {
             self.destroyed[ix(r.side_of(lose))] += 1;
-            self.pos.units[keep].reduced = false;
-            self.pos.units[keep].at = Location::OffMap;
             if !self.army_unit(keep) {
                 self.work.returned.insert(keep);
             }

@@ -153,7 +153,7 @@ pub fn army_leaves_map(rules: &Rules, pos: &mut Position) -> Vec<Piece> {
 /// Wall and Tower hexes included; the Crusaders anywhere between the outerworks and the foss
 /// but not within four hexes of a Wall or Tower hex (the distance is the scenario's
 /// `setup_distance`; 11.32 counts it from the walls where 17.0 counts it from the foss:
-/// rules-notes).
+/// rules-notes), never on the outerworks or in the foss themselves ("between").
 pub fn redeploy_ground(rules: &Rules, side: Side) -> BTreeSet<Hex> {
     match side {
         Side::Moslem => rules
@@ -173,6 +173,7 @@ pub fn redeploy_ground(rules: &Rules, side: Side) -> BTreeSet<Hex> {
                         .distance_to(h, &[Class::Wall, Class::Tower])
                         .is_none_or(|d| d > limit)
                 })
+                .filter(|&h| !matches!(rules.map.class(h), Class::Foss | Class::Outerworks))
                 .collect()
         }
     }
@@ -198,6 +199,19 @@ fn redeployable(rules: &Rules, piece: Piece) -> bool {
 /// another combat unit (or leader), without an enemy unit, and, for cavalry, without a
 /// friendly siege unit (15.14).
 pub fn check_redeploy(rules: &Rules, pos: &Position, piece: Piece, hex: Hex) -> Result<(), String> {
+    let side = piece.side(rules);
+    check_redeploy_on(rules, pos, piece, hex, &redeploy_ground(rules, side))
+}
+
+/// [`check_redeploy`] with the side's redeployment ground ([`redeploy_ground`]) worked out
+/// once by the caller.
+pub fn check_redeploy_on(
+    rules: &Rules,
+    pos: &Position,
+    piece: Piece,
+    hex: Hex,
+    ground: &BTreeSet<Hex>,
+) -> Result<(), String> {
     let name = piece.name(rules);
     let id = rules.map.id(hex);
     if !redeployable(rules, piece) {
@@ -215,7 +229,7 @@ pub fn check_redeploy(rules: &Rules, pos: &Position, piece: Piece, hex: Hex) -> 
         }
     }
     let side = piece.side(rules);
-    if !redeploy_ground(rules, side).contains(&hex) {
+    if !ground.contains(&hex) {
         return Err(match side {
             Side::Crusader => format!(
                 "{name} may not redeploy to {id}: between the outerworks and the foss, more than {} hexes from the walls (11.32)",
@@ -240,6 +254,15 @@ pub fn check_redeploy(rules: &Rules, pos: &Position, piece: Piece, hex: Hex) -> 
                 return Err(format!(
                     "cavalry may not be placed with a siege unit in {id} (15.14)"
                 ));
+            }
+            let marsh = rules.unit_type(u).cavalry && rules.map.class(hex) == Class::Marsh;
+            if marsh || pos.effects(rules, hex).cost.is_none() {
+                return Err(format!(
+                    "{id} is prohibited terrain for {name} (5.27, 15.14)"
+                ));
+            }
+            if !crate::movement::may_end_in(rules, pos, u, hex) {
+                return Err(format!("{name} may not stand in {id} (5.5, 15.11)"));
             }
             pos.unit_at(hex).is_some_and(|o| o != u)
         }

@@ -157,9 +157,9 @@ fn raw_options(rules: &Rules, pos: &Position, all: &[Retreater], r: &Retreater) 
     out
 }
 
-/// Acre 9.3, 9.31, 9.32: every retreating unit's choices for the next hex, all at once: a
-/// hex that units of both sides could enter is closed to both. A unit left with no choice is
-/// eliminated ([`apply_step`]).
+/// Acre 9.3, 9.31, 9.32, 6.25 (never into an enemy-controlled hex): every retreating unit's choices
+/// for the next hex, all at once: a hex that units of both sides could enter is closed to both. A
+/// unit left with no choice is eliminated ([`apply_step`]).
 pub fn step_options(rules: &Rules, pos: &Position, all: &[Retreater]) -> Vec<Vec<Step>> {
     let raw: Vec<Vec<Step>> = all
         .iter()

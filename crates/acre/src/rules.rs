@@ -465,6 +465,8 @@ pub struct Siege {
     pub side: Side,
     /// Kind.
     pub kind: SiegeKind,
+    /// A siege tower's Movement Allowance (12.11); 0 for the others.
+    pub movement: u8,
 }
 
 /// Everything the rules read from data.
@@ -806,10 +808,37 @@ fn load_counters(cf: &CountersFile, tables: &Tables, errors: &mut DataErrors) ->
             );
             Side::Crusader
         });
+        let movement = match (kind, s.movement) {
+            (SiegeKind::SiegeTower, Some(m)) if m > 0 => m,
+            (SiegeKind::SiegeTower, _) => {
+                errors.push(
+                    f,
+                    None,
+                    format!(
+                        "siege `{}`: a siege tower needs a `movement` of at least 1 (12.11)",
+                        s.name
+                    ),
+                );
+                0
+            }
+            (_, None) => 0,
+            (_, Some(_)) => {
+                errors.push(
+                    f,
+                    None,
+                    format!(
+                        "siege `{}`: only siege towers have a `movement` (12.11, 12.23, 12.34)",
+                        s.name
+                    ),
+                );
+                0
+            }
+        };
         siege.push(Siege {
             name: s.name.clone(),
             side,
             kind,
+            movement,
         });
     }
     (

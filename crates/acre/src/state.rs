@@ -12,7 +12,8 @@ use serde::{Deserialize, Serialize};
 
 use crate::engineering::Tunnels;
 use crate::fire::Firer;
-use crate::intervention::Used;
+use crate::intervention::{RetreatedOff, Used};
+use crate::melee::Advancer;
 use crate::planning::{Allocation, Phases};
 use crate::retreat::{Retreater, Step as RetreatStep};
 use crate::rules::{Army, Rules, Side};
@@ -42,6 +43,28 @@ pub struct Melee {
     /// The Moslem is choosing whether the defender retreats before combat (10.21).
     #[serde(default)]
     pub awaiting_evade: bool,
+}
+
+/// An advance after combat (10.7) owed to the attacker of a melee whose defender left its
+/// hex: open while the defender retreats (its Path of Retreat growing hex by hex), then the
+/// attacker's to choose, piece by piece, until he ends it.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Advance {
+    /// The attacking side.
+    pub side: Side,
+    /// The combat units that took part in the attack (10.71, 10.72).
+    pub attackers: Vec<usize>,
+    /// The defending unit.
+    pub defender: usize,
+    /// The defender was eliminated where it stood (10.71): the path is the vacated hex alone.
+    pub eliminated: bool,
+    /// The Path of Retreat (10.72): the vacated hex, then each hex the defender retreated
+    /// through.
+    pub path: Vec<Hex>,
+    /// The advances chosen so far: each piece and how many hexes of the path it enters.
+    pub moves: Vec<(Advancer, usize)>,
+    /// Charging knights of this melee, disrupted once the advance is over (15.21).
+    pub chargers: Vec<usize>,
 }
 
 /// A retreat under way (9.3): the units retreating and the step chosen this round for each.
@@ -97,6 +120,9 @@ pub struct Work {
     /// Units that retreated before combat this Melee Segment (10.25), and whether each was
     /// forced to (10.23).
     pub evaded: Vec<(usize, bool)>,
+    /// The advance after combat owed or being chosen (10.7).
+    #[serde(default)]
+    pub advance: Option<Advance>,
 }
 
 /// Areas of the map the rules name, worked out once from the data.
@@ -108,11 +134,13 @@ pub struct Derived {
     pub crusader_ground: BTreeSet<Hex>,
     /// 17.0: the Moslem set-up ground.
     pub moslem_ground: BTreeSet<Hex>,
-    /// 11.32: where the Crusader redeploys: between the outerworks and the foss, not within
-    /// four hexes of a Wall/Tower hex.
+    /// 11.32: where the Crusader redeploys ([`crate::regroup::redeploy_ground`]): between
+    /// the outerworks and the foss, not within four hexes of a Wall/Tower hex.
     pub crusader_redeploy: BTreeSet<Hex>,
-    /// 11.31: within Acre, walls included.
+    /// 10.51, 14.42: within Acre, walls included.
     pub acre: BTreeSet<Hex>,
+    /// 11.31: where the garrison redeploys ([`crate::regroup::redeploy_ground`]).
+    pub moslem_redeploy: BTreeSet<Hex>,
     /// 13.22: the hexes where a Tunnel Base may stand.
     pub base_sites: Vec<Hex>,
     /// Wall and Tower hexes.
@@ -127,15 +155,7 @@ impl Derived {
         use crate::map::Class;
         let between = rules.map.between_outerworks_and_foss();
         let walls = rules.map.hexes_of(&[Class::Wall, Class::Tower]);
-        let limit = rules.scenario.setup_distance;
-        let crusader_redeploy = between
-            .iter()
-            .copied()
-            .filter(|&h| walls.iter().all(|w| w.distance(h) > limit))
-            .filter(|&h| {
-                rules.map.class(h) != Class::Foss && rules.map.class(h) != Class::Outerworks
-            })
-            .collect();
+        let crusader_redeploy = crate::regroup::redeploy_ground(rules, Side::Crusader);
         let empty = Tunnels::new(rules);
         let base_sites = between
             .iter()
@@ -157,6 +177,7 @@ impl Derived {
                 .hexes()
                 .filter(|&h| rules.map.in_acre(h))
                 .collect(),
+            moslem_redeploy: crate::regroup::redeploy_ground(rules, Side::Moslem),
             between,
             crusader_redeploy,
             base_sites,
@@ -207,8 +228,16 @@ pub struct State {
     pub following: Vec<(usize, usize)>,
     /// Units that moved in this Impulse's Crusader Movement Segment (13.11).
     pub moved: BTreeSet<usize>,
-    /// Moslem army units retreated off the map this Assault Phase (9.26).
-    pub gone_off: BTreeSet<usize>,
+    /// Moslem army units retreated off the map this Assault Phase, with the Impulse of each
+    /// (9.26).
+    pub retreated_off: RetreatedOff,
+    /// Cavalry charges announced this Impulse (15.22): the charging unit and the Moslem unit
+    /// that is the object of the charge.
+    pub charging: Vec<(usize, usize)>,
+    /// Grenade attacks the Naphtha Grenadiers have made this game (15.3).
+    pub grenades: u8,
+    /// The Game-Turn of each unit's last Retreat result (9.24: no road rates the next).
+    pub retreated_on: std::collections::BTreeMap<usize, u8>,
     /// A Crusader unit has entered an outerworks hex this Assault Phase (7.23).
     pub outerworks_entered: bool,
     /// Hexes the Moslem searched and found empty since the last Tunnel Segment (13.31).
@@ -263,7 +292,10 @@ impl State {
             placing: Vec::new(),
             following: Vec::new(),
             moved: BTreeSet::new(),
-            gone_off: BTreeSet::new(),
+            retreated_off: RetreatedOff::default(),
+            charging: Vec::new(),
+            grenades: 0,
+            retreated_on: std::collections::BTreeMap::new(),
             outerworks_entered: false,
             searched: BTreeSet::new(),
             destroyed: [0, 0],

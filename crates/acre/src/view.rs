@@ -56,6 +56,15 @@ pub struct OwnWork {
     pub spent: u8,
 }
 
+/// An advance after combat being chosen (10.7), as everyone sees it.
+#[derive(Clone, Debug, Serialize)]
+pub struct AdvanceView {
+    /// The Path of Retreat: the vacated hex, then the hexes the defender retreated through.
+    pub path: Vec<String>,
+    /// The pieces advancing so far, each with the hex it goes to.
+    pub moves: Vec<(String, String)>,
+}
+
 /// The game as one viewer sees it.
 #[derive(Clone, Debug, Serialize)]
 pub struct View {
@@ -81,7 +90,7 @@ pub struct View {
     pub engineer_points: u8,
     /// Every counter.
     pub counters: Vec<CounterView>,
-    /// Breach Damage Levels (8.14).
+    /// Breach Damage Levels (8.14), shown as a marker on the hex (8.15).
     pub damage: Vec<(String, u8)>,
     /// Walls caved in (13.28).
     pub caved_in: Vec<String>,
@@ -95,6 +104,12 @@ pub struct View {
     pub melee: Option<(String, Vec<String>)>,
     /// Units retreating.
     pub retreating: Vec<String>,
+    /// Charges announced this Impulse (15.22): the charging unit and the unit it charges.
+    pub charging: Vec<(String, String)>,
+    /// The advance after combat being chosen (10.7).
+    pub advance: Option<AdvanceView>,
+    /// Grenade attacks made this game (15.3).
+    pub grenades: u8,
     /// The viewer's own allocations not yet resolved.
     pub own: OwnWork,
     /// How the game ended.
@@ -240,6 +255,29 @@ impl State {
                 .iter()
                 .map(|r| name(Piece::Unit(r.unit)))
                 .collect(),
+            charging: self
+                .charging
+                .iter()
+                .map(|(u, t)| (name(Piece::Unit(*u)), name(Piece::Unit(*t))))
+                .collect(),
+            advance: w.advance.as_ref().map(|a| {
+                let moves = a
+                    .moves
+                    .iter()
+                    .map(|&(who, n)| {
+                        let piece = match who {
+                            crate::melee::Advancer::Unit(u) => Piece::Unit(u),
+                            crate::melee::Advancer::Leader(l) => Piece::Leader(l),
+                        };
+                        (name(piece), self.id(a.path[n - 1]))
+                    })
+                    .collect();
+                AdvanceView {
+                    path: a.path.iter().map(|h| self.id(*h)).collect(),
+                    moves,
+                }
+            }),
+            grenades: self.grenades,
             own,
             outcome: self.outcome.clone(),
         }

@@ -245,3 +245,34 @@ fn a_reconstructed_value_without_reason_is_refused() {
         "{err}"
     );
 }
+
+#[test]
+fn siege_towers_need_a_movement_allowance_and_only_they_have_one() {
+    use acre::rules::{SiegeKind, COUNTERS};
+    let r = rules();
+    for s in &r.siege {
+        let tower = s.kind == SiegeKind::SiegeTower;
+        assert_eq!(s.movement > 0, tower, "{}: 12.11", s.name);
+    }
+    let text = acre::builtin_data()
+        .text(COUNTERS)
+        .unwrap()
+        .replacen(
+            "kind = \"siege_tower\"\nmovement = 2",
+            "kind = \"siege_tower\"",
+            1,
+        )
+        .replacen(
+            "kind = \"ballista\"",
+            "kind = \"ballista\"\nmovement = 3",
+            1,
+        );
+    let err = Rules::load(&with_file(COUNTERS, &text))
+        .unwrap_err()
+        .to_string();
+    assert!(
+        err.contains("`Siege Tower 1`: a siege tower needs a `movement`"),
+        "{err}"
+    );
+    assert!(err.contains("only siege towers have a `movement`"), "{err}");
+}

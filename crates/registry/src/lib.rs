@@ -401,7 +401,7 @@ fn the_crusades_entry() -> Option<GameEntry> {
 
 /// The Art of Siege: Acre (SPI): the siege of Acre, 1191.
 fn acre_entry() -> Option<GameEntry> {
-    Some(register::<acre::State>(
+    Some(register_with::<acre::State, acre::Doctrine>(
         "acre",
         acre::builtin_data,
         acre::audit,
