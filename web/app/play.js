@@ -132,6 +132,8 @@ function handover(seat) {
   $('actions').replaceChildren();
   $('stack').replaceChildren();
   $('unit-actions').replaceChildren();
+  // Status lines may list the seat's own secret orders.
+  $('status').replaceChildren();
   ui.logCount = 0;
   ui.logSeat = undefined;
   if ($('chooser').open) $('chooser').close();

@@ -71,7 +71,68 @@ async function clickAction(page, kind, notation) {
 describe('The Crusades: the Third Crusade', () => {
   const SCENARIO = 'the-crusades/third-crusade';
 
-  test('the map of the Middle East is drawn, and written orders stay secret until both commit', async () => {
+  /** The actions of one counter, as the page asks for them when it is selected. */
+  function actionsOf(id, token, counter) {
+    return api(server.base, 'GET', `/api/games/${id}/actions?counter=${encodeURIComponent(counter)}`, { token });
+  }
+
+  /** Zooms in on a hex so that it and the counters in it can be clicked. */
+  async function focusHex(page, hex) {
+    await page.evaluate((h) => {
+      const { map } = window.crusades;
+      map.view.k = 1.6;
+      map.centreOn(h);
+    }, hex);
+  }
+
+  /** Clicks the centre of a hex on the map (a click, not a drag). */
+  async function clickHex(page, hex) {
+    const box = await page.locator(`#map polygon.hex[data-hex="${hex}"]`).boundingBox();
+    assert.ok(box, `hex ${hex} is drawn`);
+    await page.mouse.click(box.x + box.width / 2, box.y + box.height / 2);
+  }
+
+  /**
+   * A leader on top of his stack whose orders include a march to a hex with no counter and
+   * no other choice there, with his actions: `{ leader, actions, order }`.
+   */
+  async function pickMarch(doc, id, token) {
+    const occupied = new Set(doc.board.counters.map((c) => c.hex));
+    const leaders = doc.board.counters.filter((c) => c.kind === 'leader' && c.stack_position === 0
+      && doc.actors.some((a) => a.counter === c.id));
+    for (const leader of leaders) {
+      const { actions } = await actionsOf(id, token, leader.id);
+      const order = actions.find((a) => a.kind === 'move' && a.counters.length === 1 && a.path.length >= 2
+        && !occupied.has(a.hex) && actions.filter((b) => b.hex === a.hex).length === 1);
+      if (order) return { leader, actions, order };
+    }
+    return null;
+  }
+
+  /**
+   * Writes a march from the map: a click on the leader shows every place he may go to, the
+   * route shows when the destination is pointed at (saved as the screenshot named), and a
+   * click on it writes the order.
+   */
+  async function writeMarch(page, { leader, actions, order }, screenshot) {
+    await focusHex(page, leader.hex);
+    await page.locator(`#map .counter[data-counter="${leader.id}"]`).click();
+    await page.locator('#map .mark-move').first().waitFor();
+    const marked = await page.locator('#map .mark-move').evaluateAll((els) => els.map((e) => e.dataset.mark));
+    assert.deepEqual(new Set(marked), new Set(actions.filter((a) => a.hex).map((a) => a.hex)),
+      'every place the leader may be ordered to, and no other');
+    assert.ok(marked.includes(order.hex));
+    await focusHex(page, order.hex);
+    const box = await page.locator(`#map polygon.hex[data-hex="${order.hex}"]`).boundingBox();
+    await page.mouse.move(box.x + box.width / 2, box.y + box.height / 2);
+    await page.locator('#map .mark-path').waitFor({ state: 'attached' });
+    const route = order.path[0] === leader.hex ? order.path : [leader.hex, ...order.path];
+    assert.deepEqual(await page.evaluate(() => window.crusades.ui.path), route, 'the route of the order is drawn');
+    await shot(page, screenshot);
+    await clickHex(page, order.hex);
+  }
+
+  test('the map of the Middle East is drawn, and orders written from the map stay secret until both commit', async () => {
     const game = await createGame(SCENARIO, 7);
     const crusaders = game.seats.crusaders.token;
     const saracens = game.seats.saracens.token;
@@ -95,33 +156,59 @@ describe('The Crusades: the Third Crusade', () => {
     for (const c of onMap.slice(0, 5)) {
       assert.equal(await cru.page.locator(`#map .counter[data-counter="${c.id}"]`).count(), 1, `${c.id} is drawn`);
     }
+    // Control of every city, the siege of Acre, garrisons and fleets: on the map and in the status.
+    const acre = first.board.counters.find((c) => c.id === 'site-1619');
+    assert.equal(acre.side, 'saracens', 'the Saracens hold Acre');
+    assert.ok(acre.markers.includes('besieged by the crusaders'));
+    assert.match(await cru.page.textContent('#map .counter[data-counter="site-1619"]'), /besieged by the crusaders/);
+    assert.ok(first.board.counters.some((c) => c.id.startsWith('asps-saracens-')), 'leaderless ASPs are shown');
+    assert.ok(first.board.counters.some((c) => (c.markers || []).includes('blockade')), 'the blockade of Acre is shown');
+    const status = await cru.page.textContent('#status');
+    for (const line of ['Siege of Acre: the crusaders besiege the saracens', 'Cities and castles held', 'Your orders']) {
+      assert.ok(status.includes(line), `status: ${line}`);
+    }
     await shot(cru.page, 'third-crusade-map');
 
-    // Both seats write their orders at once; the Crusaders order a force to move.
+    // Both seats write their orders at once: only what acts on no counter is listed as
+    // buttons (no group of buttons per leader); a leader's orders are on the map.
     assert.equal(first.your_turn, true);
     assert.equal((await state(game.id, saracens)).your_turn, true);
-    const order = first.actions.find((a) => / move /.test(a.notation) && a.kind !== 'commit');
-    assert.ok(order, 'a move order is offered');
-    const saracensBefore = JSON.stringify(await state(game.id, saracens));
-    await clickAction(cru.page, order.kind, order.notation);
+    const leaderIds = new Set(first.board.counters.filter((c) => c.kind === 'leader').map((c) => c.id));
+    const kinds = await cru.page.locator('#actions details.action-group').evaluateAll((els) => els.map((e) => e.dataset.kind));
+    assert.ok(kinds.includes('commit'));
+    assert.ok(!kinds.some((k) => leaderIds.has(k)), `no group of buttons per leader: ${kinds}`);
+    assert.ok(!first.actions.some((a) => a.kind === 'move'), 'marches are not listed whole');
+    const march = await pickMarch(first, game.id, crusaders);
+    assert.ok(march, 'a leader may march to an empty hex');
+    const { order, leader } = march;
+    assert.deepEqual(order.counters, [leader.id]);
+    assert.equal(order.hex, order.path[order.path.length - 1]);
+    const saracensBefore = await state(game.id, saracens);
+    await writeMarch(cru.page, march, 'third-crusade-destinations');
     await nextRevision(cru.page, first.revision);
     const written = await state(game.id, crusaders);
     assert.deepEqual(written.view.my_orders, [order.notation], 'the order is written');
-    assert.ok(!written.actions.some((a) => a.notation === order.notation), 'the order is no longer offered');
-    await cru.page.waitForFunction((n) => !document.querySelector(`#actions button[data-notation="${n}"]`), order.notation);
+    const marker = `order: move → ${order.notation.split(' ').pop()}`;
+    assert.ok(written.board.counters.find((c) => c.id === leader.id).markers.includes(marker), 'the order is marked on the leader');
+    await cru.page.waitForFunction(([id, m]) => document.querySelector(`#map .counter[data-counter="${id}"]`)?.textContent.includes(m), [leader.id, marker]);
+    assert.ok((await cru.page.textContent('#status')).includes(order.notation), 'the Crusaders\' status lists their order');
     await shot(cru.page, 'third-crusade-order-written');
 
     // The Saracens see nothing of it: not in their state, not on their page.
     const seen = await state(game.id, saracens);
     const seenJson = JSON.stringify(seen);
-    assert.ok(!seenJson.includes(order.notation), 'the order is not in the Saracens\' state');
+    for (const secret of [order.notation, marker, 'order:']) {
+      const at = seenJson.indexOf(secret);
+      assert.ok(at < 0, `\`${secret}\` is not in the Saracens' state: ${seenJson.slice(Math.max(0, at - 200), at + 100)}`);
+    }
     assert.deepEqual(seen.view.my_orders, [], 'the Saracens have written no order');
-    assert.equal(seen.log.length, JSON.parse(saracensBefore).log.length, 'nothing logged for the Saracens');
+    assert.equal(seen.log.length, saracensBefore.log.length, 'nothing logged for the Saracens');
+    assert.deepEqual(seen.board, saracensBefore.board, 'the Saracens\' board is unchanged');
     const sarText = await sar.page.textContent('body');
-    assert.ok(!sarText.includes(order.notation), 'the order is not on the Saracens\' page');
+    assert.ok(!sarText.includes(order.notation) && !sarText.includes('order:'), 'the order is not on the Saracens\' page');
     assert.equal(await sar.page.evaluate(() => window.crusades.ui.docs.get(null)?.revision), seen.revision,
       'the Saracens\' page saw no change');
-    assert.equal(seen.revision, JSON.parse(saracensBefore).revision);
+    assert.equal(seen.revision, saracensBefore.revision);
 
     // The Crusaders commit by clicking: the Saracens learn only that the orders are written.
     // (Each seat has its own revision: the Saracens' does not count the secret order.)
@@ -131,6 +218,7 @@ describe('The Crusades: the Third Crusade', () => {
     await sar.page.waitForFunction((r) => window.crusades.ui.docs.get(null)?.revision > r, seen.revision);
     const told = await state(game.id, saracens);
     assert.ok(!JSON.stringify(told).includes(order.notation), 'still secret after one side commits');
+    assert.ok(!JSON.stringify(told).includes('order:'), 'no order marker after one side commits');
     assert.ok(told.log.some((e) => /crusaders have written their orders/.test(e.text)));
     assert.ok(!(await sar.page.textContent('body')).includes(order.notation));
     assert.deepEqual(told.pending, ['saracens']);
@@ -173,9 +261,12 @@ describe('The Crusades: the Third Crusade', () => {
     const gameId = new URL(page.url()).pathname.split('/').pop();
     const tokens = await page.evaluate((id) => JSON.parse(localStorage.getItem('crusades.games'))[id].tokens, gameId);
     const first = await state(gameId, tokens.crusaders);
-    const order = first.actions.find((a) => / move /.test(a.notation));
-    await clickAction(page, order.kind, order.notation);
+    const march = await pickMarch(first, gameId, tokens.crusaders);
+    assert.ok(march, 'a leader may march to an empty hex');
+    const { order } = march;
+    await writeMarch(page, march, 'third-crusade-hotseat-destinations');
     await page.waitForFunction((n) => document.querySelector('#log')?.textContent.includes(n), order.notation);
+    assert.deepEqual((await state(gameId, tokens.crusaders)).view.my_orders, [order.notation]);
     await clickAction(page, 'commit', 'commit');
 
     // The Saracens' turn to write: nothing of the Crusaders' view is left, before or after.
@@ -187,7 +278,8 @@ describe('The Crusades: the Third Crusade', () => {
     await page.click('#handover-ready');
     await page.waitForFunction(() => document.querySelectorAll('#map .counter').length > 0);
     assert.match(await page.textContent('#seat'), /Saracens/);
-    assert.ok(!(await page.textContent('body')).includes(order.notation), 'no trace of the order for the Saracens');
+    const body = await page.textContent('body');
+    assert.ok(!body.includes(order.notation) && !body.includes('order:'), 'no trace of the order for the Saracens');
     assert.ok((await page.textContent('#log')).includes('the crusaders have written their orders'));
     await shot(page, 'third-crusade-hotseat-saracens');
     await clickAction(page, 'commit', 'commit');

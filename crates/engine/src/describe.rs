@@ -14,7 +14,8 @@ use serde::{Deserialize, Serialize};
 pub struct ActionInfo {
     /// The action's notation, exactly as it is sent back to take it.
     pub notation: String,
-    /// Its verb: the first word of the notation (`move`, `fire`, `melee`, `end-movement`).
+    /// Its verb (`move`, `fire`, `melee`, `end-movement`): the first word of the notation, or
+    /// the second where the notation starts with the counter (The Crusades' orders).
     pub kind: String,
     /// A sentence for a button or a confirmation ("Move Ray a to 1012 facing NNE").
     pub label: String,

@@ -381,7 +381,7 @@ impl State {
     }
 
     /// Leaders of `side` who may be given an order now and have none.
-    fn orderable(&self, side: Side) -> Vec<usize> {
+    pub(crate) fn orderable(&self, side: Side) -> Vec<usize> {
         let book = self.book(side);
         (0..self.leaders.len())
             .filter(|&l| {
@@ -678,7 +678,7 @@ impl State {
         }
     }
 
-    fn orderable_fleets(&self, side: Side) -> Vec<usize> {
+    pub(crate) fn orderable_fleets(&self, side: Side) -> Vec<usize> {
         let book = self.book(side);
         (0..self.fleets.len())
             .filter(|&f| {

@@ -119,6 +119,11 @@ impl engine::Game for State {
         0.5 + 0.5 * (margin / 10.0).tanh()
     }
 
+    /// The counter an order is for, where it ends, its path and a label ([`crate::describe`]).
+    fn describe_action(&self, seat: Seat, action: &Action) -> engine::ActionInfo {
+        self.describe(seat, action)
+    }
+
     /// ASPs lost per side and turns played.
     fn stats(&self) -> Vec<engine::Stat> {
         vec![

@@ -8,7 +8,7 @@
 //! | 3.1 The Map | [`map`], data in `data/the-crusades/map.toml` |
 //! | 3.3 Charts and Tables | [`tables`], data in `data/the-crusades/tables.toml` |
 //! | 4.0 Sequence of Play | [`sequence`] |
-//! | 5.0 Orders | [`orders`], [`action`] |
+//! | 5.0 Orders | [`orders`], [`action`]; described for players in [`describe`] |
 //! | 6.0 Land Movement | [`movement`] |
 //! | 6.4 Movement Attrition, 13.2 winter attrition | [`attrition`] |
 //! | 7.0 Zones of Influence | [`zoi`] |
@@ -33,6 +33,7 @@ pub mod attrition;
 pub mod captives;
 pub mod combat;
 pub mod data;
+pub mod describe;
 pub mod doctrine;
 pub mod events;
 pub mod game;

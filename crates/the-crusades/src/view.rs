@@ -1,13 +1,20 @@
 //! What one viewer may see (the only way state leaves the game): positions, strengths,
 //! control and the calendar are public; a seat's written orders are shown to that seat alone
-//! until every seat has committed (5.0), then they are revealed through the log.
+//! until every seat has committed (5.0), then they are revealed through the log. The board
+//! (what the web client and `crusades render` draw) shows the same: control, sieges,
+//! garrisons and fleets as markers and status lines, and the orders of the books the viewer
+//! may read (`docs/the-crusades/orders.md`, "In the browser").
+
+use std::collections::BTreeMap;
 
 use engine::board::{BoardCounter, BoardHex, BoardHexside, Style};
 use engine::{Board, Seat, Viewer};
+use hexgrid::HexId;
 use serde::{Deserialize, Serialize};
 
 use crate::action::Action;
-use crate::map::{Feature, Terrain};
+use crate::map::{Feature, Place, Terrain};
+use crate::orders::{FleetOrder, Order};
 use crate::scenario::Side;
 use crate::state::{FleetStatus, Phase, State, Status};
 
@@ -229,8 +236,123 @@ impl State {
         }
     }
 
-    /// The map and counters for renderers (everything on it is public).
-    pub fn board_picture(&self, _viewer: Viewer) -> Board {
+    /// Whether `viewer` may read the order book of seat `book` now: its own, or any once
+    /// every seat has committed and the books are revealed (5.0).
+    pub fn book_visible(&self, viewer: Viewer, book: usize) -> bool {
+        viewer == Viewer::Seat(Seat(book as u8)) || self.orders.iter().all(|b| b.committed)
+    }
+
+    /// What the order books `viewer` may read say of each leader and fleet, as short
+    /// markers for the board ("order: move → 1620c", "commands", "loss order 1").
+    fn order_markers(
+        &self,
+        viewer: Viewer,
+    ) -> (BTreeMap<usize, Vec<String>>, BTreeMap<usize, Vec<String>>) {
+        let s = &self.scenario;
+        let mut leaders: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        let mut fleets: BTreeMap<usize, Vec<String>> = BTreeMap::new();
+        for (i, book) in self.orders.iter().enumerate() {
+            if !self.book_visible(viewer, i) {
+                continue;
+            }
+            for (&l, o) in &book.leaders {
+                let text = match o {
+                    Order::Move { path, leave } => format!(
+                        "order: move → {}{}",
+                        path.last().map_or_else(String::new, |p| p.to_string()),
+                        if *leave > 0 {
+                            format!(", leave {leave}")
+                        } else {
+                            String::new()
+                        }
+                    ),
+                    Order::With { leader } => format!("order: with {}", s.leaders[*leader].id),
+                    Order::Defend => "order: defend".into(),
+                    Order::FullSiege => "order: full siege".into(),
+                    Order::PartialSiege => "order: partial siege".into(),
+                    Order::Sally => "order: sally".into(),
+                    Order::NoOrder => "order: none".into(),
+                };
+                leaders.entry(l).or_default().push(text);
+            }
+            for (&f, o) in &book.fleets {
+                let text = match o {
+                    FleetOrder::Move { path } => format!(
+                        "order: sail → {}",
+                        path.last().map_or_else(String::new, |h| h.to_string())
+                    ),
+                    FleetOrder::Transport { cargo, path } => {
+                        let to = path.last().map_or_else(String::new, |h| h.to_string());
+                        for &l in cargo {
+                            leaders
+                                .entry(l)
+                                .or_default()
+                                .push(format!("order: aboard {} → {to}", s.fleets[f].id));
+                        }
+                        format!("order: transport → {to}")
+                    }
+                    FleetOrder::Blockade => "order: blockade".into(),
+                    FleetOrder::NoOrder => "order: none".into(),
+                };
+                fleets.entry(f).or_default().push(text);
+            }
+            for &l in &book.command {
+                leaders.entry(l).or_default().push("commands".into());
+            }
+            for (&l, &n) in &book.take {
+                leaders
+                    .entry(l)
+                    .or_default()
+                    .push(format!("takes {n} ASPs"));
+            }
+            for (k, &l) in book.losses.iter().enumerate() {
+                leaders
+                    .entry(l)
+                    .or_default()
+                    .push(format!("loss order {}", k + 1));
+            }
+            for (&prisoner, &l) in &book.escort {
+                leaders
+                    .entry(l)
+                    .or_default()
+                    .push(format!("escorts {}", s.leaders[prisoner].id));
+            }
+        }
+        (leaders, fleets)
+    }
+
+    /// The siege of site `si` as `viewer` knows it: the besieging side, and whether it is a
+    /// full siege when a book `viewer` may read says so (10.3, 5.6-5.7).
+    fn siege_words(&self, viewer: Viewer, si: usize) -> Option<(Side, Option<bool>)> {
+        if !self.under_siege(si) {
+            return None;
+        }
+        let hex = self.scenario.map.sites[si].hex;
+        let def = self.occupier(si)?;
+        let outside = Place::outside(hex);
+        let att = [Side::Crusaders, Side::Saracens, Side::Cypriots]
+            .into_iter()
+            .find(|a| a.enemy_of(def) && self.has_leader(*a, outside))?;
+        let full = att
+            .seat()
+            .filter(|seat| self.book_visible(viewer, seat.index()))
+            .and_then(|seat| {
+                let book = &self.orders[seat.index()];
+                let orders: Vec<Order> = self
+                    .side_leaders_at(att, outside)
+                    .into_iter()
+                    .map(|l| book.effective(l))
+                    .filter(|o| matches!(o, Order::FullSiege | Order::PartialSiege))
+                    .collect();
+                (!orders.is_empty()).then(|| orders.contains(&Order::FullSiege))
+            });
+        Some((att, full))
+    }
+
+    /// The map and counters for renderers, as `viewer` sees them: leaders, leaderless ASPs,
+    /// fleets and a control marker on each city and castle (with its siege), all public; the
+    /// written orders only of the books `viewer` may read ([`State::book_visible`]).
+    pub fn board_picture(&self, viewer: Viewer) -> Board {
         let s = &self.scenario;
         let map = &s.map;
         let hexes = map
@@ -261,49 +383,134 @@ impl State {
             Side::Saracens => "#2e7d32",
             Side::Cypriots => "#6a5acd",
         };
+        let (mut leader_orders, mut fleet_orders) = self.order_markers(viewer);
+        let counter =
+            |id: String, hex: HexId, side: &str, name: String, values: String| BoardCounter {
+                id,
+                hex,
+                side: side.into(),
+                name,
+                values,
+                facing: None,
+                markers: Vec::new(),
+                stack_position: 0,
+                kind: "unit".into(),
+                band: String::new(),
+            };
         let mut counters = Vec::new();
         for (place, leaders) in self.by_place() {
-            for (k, &l) in leaders.iter().enumerate() {
+            for &l in &leaders {
                 let info = &s.leaders[l];
-                counters.push(BoardCounter {
-                    id: info.id.clone(),
-                    hex: place.hex,
-                    side: info.side.name().into(),
-                    name: info.id.clone(),
-                    values: format!("{}-{}", info.combat, self.leaders[l].asps),
-                    facing: None,
-                    markers: [
-                        place.inside.then(|| "in city".to_string()),
-                        self.leaders[l].disrupted.then(|| "disrupted".to_string()),
-                    ]
-                    .into_iter()
-                    .flatten()
-                    .collect(),
-                    stack_position: k.min(255) as u8,
-                    kind: "leader".into(),
-                    band: band(info.side).into(),
-                });
+                let me = &self.leaders[l];
+                let mut c = counter(
+                    info.id.clone(),
+                    place.hex,
+                    info.side.name(),
+                    info.id.clone(),
+                    format!("{}-{}", info.combat, me.asps),
+                );
+                c.kind = "leader".into();
+                c.band = band(info.side).into();
+                c.markers = [
+                    place.inside.then(|| "in city".to_string()),
+                    me.disrupted.then(|| "disrupted".to_string()),
+                    me.neutral.then(|| "neutral".to_string()),
+                    me.must_besiege.map(|_| "must besiege".to_string()),
+                ]
+                .into_iter()
+                .flatten()
+                .chain(leader_orders.remove(&l).unwrap_or_default())
+                .collect();
+                counters.push(c);
             }
+        }
+        for g in &self.garrisons {
+            let mut c = counter(
+                format!("asps-{}-{}", g.side.name(), g.place),
+                g.place.hex,
+                g.side.name(),
+                "ASPs".into(),
+                g.asps.to_string(),
+            );
+            c.band = band(g.side).into();
+            if g.place.inside {
+                c.markers.push("in city".into());
+            }
+            counters.push(c);
         }
         for (i, f) in self.fleets.iter().enumerate() {
             if let (FleetStatus::Active, Some(h)) = (f.status, f.hex) {
-                counters.push(BoardCounter {
-                    id: s.fleets[i].id.clone(),
-                    hex: h,
-                    side: s.fleets[i].side.name().into(),
-                    name: s.fleets[i].id.clone(),
-                    values: f.strength.to_string(),
-                    facing: None,
-                    markers: if f.blockade {
-                        vec!["blockade".into()]
-                    } else {
-                        vec![]
-                    },
-                    stack_position: 0,
-                    kind: "unit".into(),
-                    band: band(s.fleets[i].side).into(),
-                });
+                let info = &s.fleets[i];
+                let mut c = counter(
+                    info.id.clone(),
+                    h,
+                    info.side.name(),
+                    info.id.clone(),
+                    f.strength.to_string(),
+                );
+                c.band = band(info.side).into();
+                let port = map.site_at(h).is_some_and(|si| map.sites[si].port);
+                c.markers
+                    .push(if port { "in port" } else { "at sea" }.into());
+                if f.blockade {
+                    c.markers.push("blockade".into());
+                }
+                let aboard = crate::naval::aboard(self, i);
+                if !aboard.is_empty() {
+                    c.markers.push(format!(
+                        "carrying {}",
+                        aboard
+                            .iter()
+                            .map(|&l| s.leaders[l].id.as_str())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    ));
+                }
+                c.markers
+                    .extend(fleet_orders.remove(&i).unwrap_or_default());
+                counters.push(c);
             }
+        }
+        let mut sieges = Vec::new();
+        for (si, site) in map.sites.iter().enumerate() {
+            let st = &self.sites[si];
+            let mut c = counter(
+                format!("site-{}", site.hex),
+                site.hex,
+                st.control.map_or("neutral", Side::name),
+                site.name.clone(),
+                st.control.map_or("neutral", Side::name).into(),
+            );
+            c.kind = "marker".into();
+            if let Some((att, full)) = self.siege_words(viewer, si) {
+                let how = match full {
+                    Some(true) => " (full siege)",
+                    Some(false) => " (partial siege)",
+                    None => "",
+                };
+                c.markers
+                    .push(format!("besieged by the {}{how}", att.name()));
+                sieges.push(format!(
+                    "Siege of {}: the {} besiege the {}{how}",
+                    site.name,
+                    att.name(),
+                    self.occupier(si).map_or("", Side::name)
+                ));
+            }
+            if st.castle_garrison {
+                c.markers.push("castle garrison 1 SP".into());
+            }
+            if st.worse > 0 {
+                c.markers.push(format!("attrition worse by {}", st.worse));
+            }
+            counters.push(c);
+        }
+        // Stacks: leaders (outside, then inside), leaderless ASPs, fleets, the site marker.
+        let mut depth: BTreeMap<HexId, u8> = BTreeMap::new();
+        for c in &mut counters {
+            let d = depth.entry(c.hex).or_insert(0);
+            c.stack_position = *d;
+            *d = d.saturating_add(1);
         }
         let style = |key: &str, name: &str, colour: &str| Style {
             key: key.into(),
@@ -325,26 +532,74 @@ impl State {
                 style("river", "river", "#2171b5"),
                 style("mountain", "mountain hexside", "#6b4226"),
                 style("blocked", "blocked hexside", "#000000"),
+                style("neutral", "neutral", "#c8c8c8"),
             ],
-            status: vec![
-                self.seat_view(Viewer::Spectator).turn,
-                format!(
-                    "VPs: Crusaders {}, Saracens {}",
-                    crate::victory::points(self).0,
-                    crate::victory::points(self).1
-                ),
-                format!(
-                    "waiting for: {}",
-                    self.pending_seats()
-                        .iter()
-                        .map(|s: &Seat| match self.scenario.seats.get(s.index()) {
-                            Some(name) => name.clone(),
-                            None => s.index().to_string(),
-                        })
-                        .collect::<Vec<_>>()
-                        .join(", ")
-                ),
-            ],
+            status: self.status_lines(viewer, sieges),
         }
+    }
+
+    /// The board's status lines for `viewer`: the turn and step, victory points, who must
+    /// decide, cities held, sieges, prisoners, and the viewer's own written orders while they
+    /// are secret (the other seat's never).
+    fn status_lines(&self, viewer: Viewer, sieges: Vec<String>) -> Vec<String> {
+        let view = self.seat_view(viewer);
+        let (c, sa) = crate::victory::points(self);
+        let mut out = vec![
+            view.turn,
+            view.phase,
+            format!("VPs: Crusaders {c}, Saracens {sa}"),
+            format!(
+                "waiting for: {}",
+                self.pending_seats()
+                    .iter()
+                    .map(|s: &Seat| match self.scenario.seats.get(s.index()) {
+                        Some(name) => name.clone(),
+                        None => s.index().to_string(),
+                    })
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            ),
+        ];
+        let held = |side: Side| {
+            self.sites
+                .iter()
+                .filter(|x| x.control == Some(side))
+                .count()
+        };
+        out.push(format!(
+            "Cities and castles held: crusaders {}, saracens {}",
+            held(Side::Crusaders),
+            held(Side::Saracens)
+        ));
+        out.extend(sieges);
+        for (l, leader) in self.leaders.iter().enumerate() {
+            if let Status::Captured(by) = leader.status {
+                out.push(format!(
+                    "Prisoner: {} held by the {}{}",
+                    self.scenario.leaders[l].id,
+                    by.name(),
+                    leader.held.map_or_else(String::new, |si| format!(
+                        " in {}",
+                        self.scenario.map.sites[si].name
+                    ))
+                ));
+            }
+        }
+        if let Viewer::Seat(seat) = viewer {
+            let revealed = self.orders.iter().all(|b| b.committed);
+            if !revealed && self.phase == Phase::Orders && seat.index() < self.orders.len() {
+                out.push(format!(
+                    "Your orders (secret until both sides commit): {} written{}",
+                    view.my_orders.len(),
+                    if self.orders[seat.index()].committed {
+                        ", committed"
+                    } else {
+                        ""
+                    }
+                ));
+                out.extend(view.my_orders.iter().map(|o| format!("· {o}")));
+            }
+        }
+        out
     }
 }
