@@ -68,6 +68,27 @@ function chooser(seed) {
 }
 
 /**
+ * Sends an action through the API; in a game with manual dice, an action refused for want
+ * of dice is sent again with one more die (chosen with `pick`) until it has enough.
+ */
+async function sendAction(id, token, notation, revision, pick) {
+  const dice = [];
+  for (;;) {
+    const res = await fetch(`${server.base}/api/games/${id}/actions`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
+      body: JSON.stringify({ action: notation, revision, dice }),
+    });
+    const data = await res.json();
+    if (res.ok) return data;
+    if (!(res.status === 422 && data.dice_needed && dice.length < 64)) {
+      throw new Error(`${notation}: ${res.status} ${data.error}`);
+    }
+    dice.push(1 + pick(6));
+  }
+}
+
+/**
  * Plays through the API as every human seat (choosing with `pick`) until `stop(doc, seat)`
  * is true for the deciding seat's state or `limit` actions were taken; returns that state.
  */
@@ -89,9 +110,7 @@ async function playUntil(game, stop, limit, pick) {
     if (!doc.actions.length) continue;
     if (stop(doc, seat)) return { doc, seat, token: tokens[seat] };
     const a = doc.actions[pick(doc.actions.length)];
-    await api(server.base, 'POST', `/api/games/${game.id}/actions`, {
-      token: tokens[seat], body: { action: a.notation, revision: doc.revision },
-    });
+    await sendAction(game.id, tokens[seat], a.notation, doc.revision, pick);
   }
   return null;
 }
@@ -495,6 +514,65 @@ describe('keyboard, manual dice, AI failures', () => {
     assert.equal(sent.length, 2);
     assert.deepEqual(sent[1].dice, [4, 2]);
     assert.equal(sent[1].action, sent[0].action);
+    assert.deepEqual(errors, []);
+    await context.close();
+  });
+
+  test('manual dice: an attack asks for its dice, and the log shows the dice entered', async () => {
+    const game = await api(server.base, 'POST', '/api/games', {
+      body: { scenario: SCENARIO, seed: 21, dice: 'manual', seats: { crusader: 'human', muslim: 'human' } },
+    });
+    const isAttack = (a) => a.targets.length > 0;
+    const found = await playUntil(game, (doc) => doc.actions.some(isAttack), 4000, chooser(9));
+    assert.ok(found, 'play with dice entered at every roll reaches an attack');
+    const { doc, token } = found;
+    assert.equal(doc.dice, 'manual');
+    const attack = doc.actions.find(isAttack);
+    const { page, context, errors } = await newPage();
+    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.locator('#dice-mode').waitFor({ state: 'visible' });
+    await page.waitForFunction(() => document.querySelectorAll('#map .counter').length > 0);
+    const [actor, target] = [attack.counters[0], attack.targets[0]];
+    await page.click(`.actor-list button[data-counter="${actor}"]`);
+    await page.locator('#map .counter.target').first().waitFor();
+    await focusHex(page, doc.board.counters.find((c) => c.id === target).hex);
+    await page.locator(`#map .counter[data-counter="${target}"]`).click();
+    await page.locator('#chooser').waitFor({ state: 'visible' });
+    const chosen = await page.locator('#chooser-body button').first().getAttribute('data-notation');
+    const logBefore = (await state(game.id, token)).log.length;
+    await page.locator('#chooser-body button').first().click();
+    // The real server asks for the dice: they are typed into the dialog, one more each time
+    // the server says the roll needs more.
+    const faces = [4, 2, 5, 3, 6, 1, 4, 5];
+    let entered = [];
+    for (;;) {
+      await page.locator('#dice').waitFor({ state: 'visible' });
+      assert.ok((await page.textContent('#dice-action')).length > 0, 'the dialog names the action');
+      if (entered.length) assert.match(await page.textContent('#dice-problem'), /needs more dice/);
+      entered = faces.slice(0, entered.length + 1);
+      assert.ok(entered.length < faces.length, 'the attack needs a few dice');
+      await page.locator('#dice-input').click();
+      await page.keyboard.type(entered.join(' '));
+      if (entered.length === 1) await shot(page, 'dice-roll-entry');
+      await page.click('#dice-ok');
+      await page.waitForFunction((n) => document.getElementById('dice').open
+        || document.querySelectorAll('#log > li').length > n, logBefore);
+      if (!(await page.evaluate(() => document.getElementById('dice').open))) break;
+    }
+    const after = await state(game.id, token);
+    assert.equal(after.revision, doc.revision + 1, 'the attack was taken once');
+    const events = after.log.slice(logBefore);
+    const rolled = events.flatMap((e) => (e.rolls || []).flatMap((r) => r.dice || []));
+    assert.deepEqual(rolled, entered, `the attack ${chosen} rolled exactly the dice entered`);
+    // The page's log shows the same dice.
+    const shown = await page.locator('#log > li').evaluateAll(
+      (items, n) => items.slice(n).flatMap((li) => [...li.querySelectorAll('.die')].map((d) => Number(d.textContent))),
+      logBefore,
+    );
+    assert.deepEqual(shown, entered, 'the log in the page shows the dice entered');
+    await page.locator('#log > li').nth(logBefore + events.findIndex((e) => (e.rolls || []).length))
+      .scrollIntoViewIfNeeded();
+    await shot(page, 'dice-roll-result');
     assert.deepEqual(errors, []);
     await context.close();
   });

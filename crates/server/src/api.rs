@@ -195,9 +195,9 @@ async fn act(
     let slot = app.games.slot(&id).await?;
     let req: ActRequest = body(&bytes)?;
     let token = token(&headers, query.as_deref());
-    Ok(json_text(
-        app.games.act(&slot, token.as_deref(), &req).await?,
-    ))
+    let doc = app.games.act(&slot, token.as_deref(), &req, true).await?;
+    doc.map(json_text)
+        .ok_or_else(|| ApiError::internal("the action was taken but no document was made"))
 }
 
 async fn undo(
@@ -305,7 +305,7 @@ async fn live_socket(
                     Err(e) => Err(e),
                     Ok(ClientMessage::Act { action, dice, revision }) => {
                         let req = ActRequest { action, dice, revision };
-                        app.games.act(&slot, token.as_deref(), &req).await.map(drop)
+                        app.games.act(&slot, token.as_deref(), &req, false).await.map(drop)
                     }
                     Ok(ClientMessage::Undo { revision }) => {
                         let req = UndoRequest { revision };

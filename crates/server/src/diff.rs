@@ -21,8 +21,19 @@ pub fn diff(old: &Value, new: &Value) -> Vec<Value> {
     ops
 }
 
+/// One operation: `op` at `path`, with its value or values under `key`.
+fn op(op: &str, path: &[Value], value: Option<(&str, Value)>) -> Value {
+    let mut fields = Map::new();
+    fields.insert("op".into(), Value::String(op.into()));
+    fields.insert("path".into(), Value::Array(path.to_vec()));
+    if let Some((key, value)) = value {
+        fields.insert(key.into(), value);
+    }
+    Value::Object(fields)
+}
+
 fn set(path: &[Value], value: &Value, ops: &mut Vec<Value>) {
-    ops.push(json!({ "op": "set", "path": path, "value": value }));
+    ops.push(op("set", path, Some(("value", value.clone()))));
 }
 
 fn walk(old: &Value, new: &Value, path: &mut Vec<Value>, ops: &mut Vec<Value>) {
@@ -41,12 +52,16 @@ fn walk(old: &Value, new: &Value, path: &mut Vec<Value>, ops: &mut Vec<Value>) {
             }
             for k in a.keys().filter(|k| !b.contains_key(*k)) {
                 path.push(Value::String(k.clone()));
-                ops.push(json!({ "op": "del", "path": path }));
+                ops.push(op("del", path, None));
                 path.pop();
             }
         }
         (Value::Array(a), Value::Array(b)) if b.len() > a.len() && b[..a.len()] == a[..] => {
-            ops.push(json!({ "op": "push", "path": path, "values": &b[a.len()..] }));
+            ops.push(op(
+                "push",
+                path,
+                Some(("values", Value::Array(b[a.len()..].to_vec()))),
+            ));
         }
         (Value::Array(a), Value::Array(b)) if a.len() == b.len() => {
             // Element by element, unless most of them changed (then one `set` is smaller).

@@ -129,10 +129,46 @@ struct ViewerDoc {
     /// The generation it was built at.
     generation: u64,
     value: Value,
-    text: Arc<String>,
+    /// The document as JSON text, written when first needed (most changes reach a
+    /// WebSocket as an update only).
+    text: Option<Arc<String>>,
     /// The update message from the previous document (revision before, message), when
     /// smaller than the document itself.
     update: Option<(u64, Arc<String>)>,
+}
+
+impl ViewerDoc {
+    /// The document as JSON text.
+    fn text(&mut self) -> Arc<String> {
+        self.text
+            .get_or_insert_with(|| Arc::new(self.value.to_string()))
+            .clone()
+    }
+}
+
+/// Whether `value` written as JSON text is longer than `limit` bytes; writes at most
+/// `limit + 1` bytes to find out.
+fn longer_than(value: &Value, limit: usize) -> bool {
+    /// Counts what is written and stops past the limit.
+    struct Count {
+        written: usize,
+        limit: usize,
+    }
+    impl std::io::Write for Count {
+        fn write(&mut self, buf: &[u8]) -> std::io::Result<usize> {
+            self.written += buf.len();
+            if self.written > self.limit {
+                Err(std::io::Error::other("past the limit"))
+            } else {
+                Ok(buf.len())
+            }
+        }
+        fn flush(&mut self) -> std::io::Result<()> {
+            Ok(())
+        }
+    }
+    let mut count = Count { written: 0, limit };
+    serde_json::to_writer(&mut count, value).is_err()
 }
 
 /// What a WebSocket sends a viewer after a change.
@@ -177,8 +213,8 @@ impl Slot {
     pub async fn push(&self, viewer: Viewer, had: Option<u64>) -> Result<Push, ApiError> {
         let mut live = self.live.lock().await;
         live.usable()?;
-        live.doc(viewer);
-        let doc = &live.docs[&viewer];
+        live.refresh(viewer);
+        let doc = live.docs.get_mut(&viewer).expect("refreshed");
         Ok(match (had, &doc.update) {
             (Some(had), _) if had == doc.revision => Push::Nothing,
             (Some(had), Some((base, update))) if *base == had => {
@@ -186,7 +222,7 @@ impl Slot {
             }
             _ => Push::Message(
                 doc.revision,
-                Arc::new(format!("{{\"type\":\"state\",\"state\":{}}}", doc.text)),
+                Arc::new(format!("{{\"type\":\"state\",\"state\":{}}}", doc.text())),
             ),
         })
     }
@@ -294,7 +330,7 @@ impl Live {
 
     /// The revision of `viewer`'s document now.
     fn revision_of(&mut self, viewer: Viewer) -> u64 {
-        self.doc(viewer);
+        self.refresh(viewer);
         self.docs[&viewer].revision
     }
 
@@ -314,14 +350,9 @@ impl Live {
         }
     }
 
-    /// The key of the map in `board` (its counters and status aside), kept in the shared
-    /// cache of maps.
-    fn map_key(&mut self, board: &Board) -> String {
-        let bare = Board {
-            counters: Vec::new(),
-            status: Vec::new(),
-            ..board.clone()
-        };
+    /// The key of the map `bare` (a board without its counters and status), kept in the
+    /// shared cache of maps.
+    fn map_key(&mut self, bare: Board) -> String {
         if let Some((map, key)) = &self.map {
             if *map == bare {
                 return key.clone();
@@ -347,50 +378,64 @@ impl Live {
     /// The state document of `viewer` now, as JSON text; its revision moves on only when
     /// the document changed (or the viewer acted).
     fn doc(&mut self, viewer: Viewer) -> Arc<String> {
-        if let Some(doc) = self.docs.get(&viewer) {
-            if doc.generation == self.generation {
-                return doc.text.clone();
-            }
+        self.refresh(viewer);
+        self.docs.get_mut(&viewer).expect("refreshed").text()
+    }
+
+    /// Brings `viewer`'s document up to date: rebuilt once per change, compared with the
+    /// one before by [`crate::diff`] alone, and the update message from it kept when smaller
+    /// than the document.
+    fn refresh(&mut self, viewer: Viewer) {
+        if self
+            .docs
+            .get(&viewer)
+            .is_some_and(|d| d.generation == self.generation)
+        {
+            return;
         }
         let mut value = state_doc(self, viewer);
         let forced = self.bump.remove(&viewer);
-        let old = self.docs.remove(&viewer);
-        let revision = match old {
-            None => self.first_revision,
-            Some(mut old) => {
-                value["revision"] = json!(old.revision);
-                if !forced && value == old.value {
-                    old.generation = self.generation;
-                    let text = old.text.clone();
-                    self.docs.insert(viewer, old);
-                    return text;
-                }
-                let revision = old.revision + 1;
-                self.docs.insert(viewer, old);
-                revision
-            }
+        let Some(mut old) = self.docs.remove(&viewer) else {
+            value["revision"] = json!(self.first_revision);
+            self.docs.insert(
+                viewer,
+                ViewerDoc {
+                    revision: self.first_revision,
+                    generation: self.generation,
+                    value,
+                    text: None,
+                    update: None,
+                },
+            );
+            return;
         };
-        let old = self.docs.remove(&viewer);
+        value["revision"] = json!(old.revision);
+        let ops = crate::diff::diff(&old.value, &value);
+        if ops.is_empty() && !forced {
+            old.generation = self.generation;
+            self.docs.insert(viewer, old);
+            return;
+        }
+        let revision = old.revision + 1;
         value["revision"] = json!(revision);
-        let text = Arc::new(value.to_string());
-        let update = old.and_then(|old| {
-            let ops = crate::diff::diff(&old.value, &value);
-            let message =
-                json!({ "type": "update", "base": old.revision, "revision": revision, "ops": ops })
-                    .to_string();
-            (message.len() < text.len()).then(|| (old.revision, Arc::new(message)))
-        });
+        let mut ops = ops;
+        ops.push(json!({ "op": "set", "path": ["revision"], "value": revision }));
+        let message = format!(
+            "{{\"type\":\"update\",\"base\":{},\"revision\":{revision},\"ops\":{}}}",
+            old.revision,
+            Value::Array(ops)
+        );
+        let update = longer_than(&value, message.len()).then(|| (old.revision, Arc::new(message)));
         self.docs.insert(
             viewer,
             ViewerDoc {
                 revision,
                 generation: self.generation,
                 value,
-                text: text.clone(),
+                text: None,
                 update,
             },
         );
-        text
     }
 
     /// Tells every watcher that documents may have changed.
@@ -433,8 +478,11 @@ fn event_json(names: &[String], e: &Event) -> Value {
 /// The state document of `viewer` (docs/api.md): only what that viewer may see. Its
 /// `revision` is set by [`Live::doc`].
 fn state_doc(live: &mut Live, viewer: Viewer) -> Value {
-    let board = live.game.board(viewer);
-    let map = live.map_key(&board);
+    let mut board = live.game.board(viewer);
+    let counters = std::mem::take(&mut board.counters);
+    let status = std::mem::take(&mut board.status);
+    let title = board.title.clone();
+    let map = live.map_key(board);
     let pending = live.game.pending();
     let seat = match viewer {
         Viewer::Seat(s) => Some(s),
@@ -473,11 +521,11 @@ fn state_doc(live: &mut Live, viewer: Viewer) -> Value {
         DiceMode::Seeded => "seeded",
         DiceMode::Manual => "manual",
     };
-    json!({
+    let mut doc = json!({
         "version": VERSION,
         "game": game.game_id(),
         "scenario": game.scenario(),
-        "title": board.title,
+        "title": title,
         "seat": seat.map(|s| game.seat_name(s)),
         "seats": names,
         "ai_seats": ai_seats,
@@ -485,17 +533,21 @@ fn state_doc(live: &mut Live, viewer: Viewer) -> Value {
         "pending": pending.seats().iter().map(|&s| game.seat_name(s)).collect::<Vec<_>>(),
         "your_turn": your_turn,
         "revision": 0,
-        "status": board.status,
+        "status": status,
         "map": map,
-        "board": { "counters": board.counters, "status": board.status },
-        "view": view,
-        "log": log,
+        "board": { "counters": counters, "status": status },
         "actions": actions,
-        "actors": actors,
         "dice": dice,
         "can_undo": can_undo,
-        "outcome": outcome,
-    })
+    });
+    // The values already made are moved in (`json!` would copy each through its serialiser).
+    if let Some(fields) = doc.as_object_mut() {
+        fields.insert("view".into(), view);
+        fields.insert("log".into(), Value::Array(log));
+        fields.insert("actors".into(), Value::Array(actors));
+        fields.insert("outcome".into(), outcome.unwrap_or(Value::Null));
+    }
+    doc
 }
 
 /// The summary of a seat's actions in its state document: every action that acts on no
@@ -812,21 +864,23 @@ impl Games {
         Ok(())
     }
 
-    /// A seat's action (`POST /api/games/ID/actions`): the new state document for the seat,
-    /// as JSON text.
+    /// A seat's action (`POST /api/games/ID/actions`, or `act` over the WebSocket): with
+    /// `answer`, the new state document for the seat, as JSON text (the WebSocket instead
+    /// sends what changed, as to every connection).
     pub async fn act(
         self: &Arc<Self>,
         slot: &Arc<Slot>,
         token: Option<&str>,
         req: &ActRequest,
-    ) -> Result<Arc<String>, ApiError> {
+        answer: bool,
+    ) -> Result<Option<Arc<String>>, ApiError> {
         let mut live = slot.live.lock().await;
         live.usable()?;
         let seat = live.seat(&slot.id, token, "taking an action")?;
         live.check_revision(seat, req.revision)?;
         self.commit_act(slot, &mut live, seat, &req.action, &req.dice)
             .await?;
-        let doc = live.doc(Viewer::Seat(seat));
+        let doc = answer.then(|| live.doc(Viewer::Seat(seat)));
         drop(live);
         self.kick_ai(slot.clone());
         Ok(doc)

@@ -24,6 +24,13 @@ use std::path::{Path, PathBuf};
 
 pub use error::ApiError;
 
+/// The allocator of every program that links the server (`crusades`, `crusades-server`):
+/// building each viewer's state document after every action makes and drops many small
+/// JSON values from several threads, which mimalloc serves several times faster than the
+/// system's allocator (the load benchmark, docs/api.md).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// The arguments of `crusades serve`.
 #[derive(clap::Args, Clone, Debug)]
 pub struct ServeArgs {

@@ -220,15 +220,27 @@ impl Store {
         let sqlite = url.starts_with("sqlite:");
         // SQLite takes one writer at a time: one connection avoids busy errors, and the
         // game's own lock already orders each game's writes.
-        let pool = AnyPoolOptions::new()
-            .max_connections(if sqlite { 1 } else { 8 })
-            .connect(&url)
-            .await?;
+        let mut options = AnyPoolOptions::new().max_connections(if sqlite { 1 } else { 8 });
         if sqlite {
-            sqlx::query("PRAGMA journal_mode=WAL")
-                .execute(&pool)
-                .await?;
+            // Write-ahead logging, and a commit is complete once it is in the log, without
+            // waiting for the disk (synchronous=NORMAL): a committed change survives the
+            // server being killed (the log is in the operating system's hands), and only a
+            // crash of the operating system or a power cut could lose the last commits
+            // (never damage the database). Waiting for the disk at every commit
+            // (synchronous=FULL) would hold each game's lock for a disk flush.
+            options = options.after_connect(|conn, _| {
+                Box::pin(async move {
+                    sqlx::query("PRAGMA journal_mode=WAL")
+                        .execute(&mut *conn)
+                        .await?;
+                    sqlx::query("PRAGMA synchronous=NORMAL")
+                        .execute(&mut *conn)
+                        .await?;
+                    Ok(())
+                })
+            });
         }
+        let pool = options.connect(&url).await?;
         MIGRATOR.run(&pool).await?;
         let (writer_tx, jobs) = tokio::sync::mpsc::unbounded_channel();
         tokio::spawn(writer(pool.clone(), jobs));
@@ -425,7 +437,25 @@ async fn bump(
 
 #[cfg(test)]
 mod tests {
-    use super::normalise_url;
+    use super::{normalise_url, Store};
+
+    #[tokio::test]
+    async fn sqlite_logs_ahead_and_commits_without_waiting_for_the_disk() {
+        let dir = tempfile::tempdir().expect("a temporary folder");
+        let url = format!("sqlite:{}", dir.path().join("games.db").display());
+        let store = Store::open(&url).await.expect("the database opens");
+        let mode: String = sqlx::query_scalar("PRAGMA journal_mode")
+            .fetch_one(&store.pool)
+            .await
+            .expect("journal_mode");
+        assert_eq!(mode, "wal");
+        // 1 is NORMAL (2 would be FULL).
+        let synchronous: i64 = sqlx::query_scalar("PRAGMA synchronous")
+            .fetch_one(&store.pool)
+            .await
+            .expect("synchronous");
+        assert_eq!(synchronous, 1);
+    }
 
     #[test]
     fn sqlite_files_are_created_when_missing() {
