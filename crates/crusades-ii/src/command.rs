@@ -15,8 +15,21 @@ impl State {
     /// enemy ZOCs not occupied by a friendly combat unit (5.31, 6.24). Counting excludes the
     /// leader's hex and includes the unit's.
     pub fn span_area(&self, side: Seat, from: Hex, span: u32) -> Vec<Hex> {
+        let ez = self.zoc_of(self.battle.enemy(side));
+        self.span_area_in(side, from, span, &ez, &self.first_occupants())
+    }
+
+    /// [`State::span_area`], given the enemy's ZOCs ([`State::zoc_of`]) and each hex's
+    /// occupant ([`State::first_occupants`]).
+    fn span_area_in(
+        &self,
+        side: Seat,
+        from: Hex,
+        span: u32,
+        ez: &[bool],
+        occupants: &[Option<Seat>],
+    ) -> Vec<Hex> {
         let enemy = self.battle.enemy(side);
-        let ez = self.zoc_of(enemy);
         let grid = &self.battle.map.grid;
         let mut dist = vec![u32::MAX; grid.len()];
         let mut out = Vec::new();
@@ -37,7 +50,7 @@ impl State {
                 if dist[i] != u32::MAX {
                     continue;
                 }
-                let occ = self.occupant(n);
+                let occ = occupants[i];
                 if occ == Some(enemy) {
                     continue;
                 }
@@ -55,13 +68,15 @@ impl State {
     /// never checked (5.3) and count as in command.
     pub fn command_status(&self, side: Seat) -> Vec<(UnitId, bool)> {
         let mut areas: Vec<Option<Vec<Hex>>> = vec![None; self.leaders.len()];
+        let ez = self.zoc_of(self.battle.enemy(side));
+        let occupants = self.first_occupants();
         for l in self.leader_ids() {
             let d = &self.battle.leaders[l as usize];
             if d.side != side {
                 continue;
             }
             if let Some(h) = self.leaders[l as usize].loc.hex() {
-                areas[l as usize] = Some(self.span_area(side, h, self.span(l)));
+                areas[l as usize] = Some(self.span_area_in(side, h, self.span(l), &ez, &occupants));
             }
         }
         let overall = self.overall_leader(side);

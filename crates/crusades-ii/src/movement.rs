@@ -342,14 +342,26 @@ impl State {
     /// Every hex and facing the group can reach (before the end-of-move limits of the command
     /// chits), with the cheapest cost.
     fn reach(&self, lim: &Limits, sit: &Situation) -> Vec<Destination> {
-        SEARCH.with(|search| self.reach_with(lim, sit, &mut search.borrow_mut()))
+        SEARCH
+            .with(|search| self.reach_with(lim, sit, &mut search.borrow_mut(), |_, _| false))
+            .unwrap_or_default()
     }
 
     /// [`State::reach`] with reusable buffers. Hexes are dense grid indices throughout (the
     /// map's neighbour and step cost tables, the situation's flags), never coordinates.
-    fn reach_with(&self, lim: &Limits, sit: &Situation, search: &mut Search) -> Vec<Destination> {
+    ///
+    /// `stop(hex, cost)` is asked about each destination (a grid index whose end is not
+    /// stacked on a friend, 7.0) as soon as its cheapest cost is known, cheapest first; the
+    /// search ends, returning `None`, at the first it says yes to.
+    fn reach_with(
+        &self,
+        lim: &Limits,
+        sit: &Situation,
+        search: &mut Search,
+        mut stop: impl FnMut(usize, u32) -> bool,
+    ) -> Option<Vec<Destination>> {
         let side = lim.side;
-        let enemy = self.battle.enemy(side).index();
+        let enemy = self.battle.enemy(side);
         let map = &self.battle.map;
         let grid = &map.grid;
         let steps = &map.step_cost[lim.class.index()];
@@ -357,7 +369,7 @@ impl State {
         let start = if from_map {
             match grid.index(lim.start) {
                 Some(i) => Some(i),
-                None => return Vec::new(),
+                None => return Some(Vec::new()),
             }
         } else {
             None
@@ -368,8 +380,13 @@ impl State {
                 .stack_at(lim.start)
                 .iter()
                 .all(|u| lim.moving.contains(u));
-        let (occupant, zoc_map, near) =
-            (&sit.occupant[..], &sit.zoc[enemy][..], &sit.near[enemy][..]);
+        let (occupant, zoc_map) = (&sit.occupant[..], sit.zoc(self, enemy));
+        // Distances to the enemy, worked out only for a search that needs them.
+        let near = if lim.avoid_adjacent || lim.keep_five {
+            sit.near(self, enemy)
+        } else {
+            &[]
+        };
         let occ = |i: usize| {
             if Some(i) == start && start_free {
                 None
@@ -448,6 +465,12 @@ impl State {
                 }
                 let e = search.entry_of[s];
                 let (i, f, turned) = unpack(s);
+                // The cheapest way to this hex and facing is this state's (its sibling with
+                // the other free-turn flag, if cheaper, was asked about already).
+                if occ(i) != Some(side) && search.cost[s ^ 1] as usize >= c && stop(i, c as u32) {
+                    search.finish();
+                    return None;
+                }
                 // 6.15: one free change of facing; every further one costs 1 MP.
                 if lim.can_turn && (!turned || search.first_paid_turns(i)) {
                     for v in Vertex::ALL {
@@ -523,7 +546,7 @@ impl State {
             }
         }
         search.finish();
-        best
+        Some(best)
     }
 
     /// Whether a hex is on the map's edge.
@@ -606,32 +629,7 @@ impl State {
         }
         let ma = self.values(u).movement as u32;
         let chit = self.chit(u);
-        let ok = |d: &Destination| -> bool {
-            match chit {
-                // 5.11: at least half the allowance (rounded up), ending closer; from
-                // adjacent, remain adjacent.
-                Some(Chit::Attack) => {
-                    if d0 == 1 {
-                        dist(d.hex) == 1
-                    } else {
-                        d.cost as u32 >= ma.div_ceil(2) * 2 && (!from_map || dist(d.hex) < d0)
-                    }
-                }
-                // 5.12: one hex closer, or remain adjacent.
-                Some(Chit::Advance) => {
-                    if d0 == 1 {
-                        dist(d.hex) == 1
-                    } else {
-                        !from_map || dist(d.hex) < d0
-                    }
-                }
-                // 5.14: at least one hex further away.
-                Some(Chit::Retreat) => dist(d.hex) > d0 || !from_map,
-                // 5.15, 5.16: five or more hexes away at the end, if they began closer.
-                Some(Chit::Reserve | Chit::Muster) => d0 >= 5 || dist(d.hex) >= 5,
-                Some(Chit::Stand) | None => true,
-            }
-        };
+        let ok = |d: &Destination| chit_allows(chit, ma, from_map, d0, dist(d.hex), d.cost as u32);
         let compliant: Vec<bool> = all.iter().map(ok).collect();
         if all.iter().zip(&compliant).any(|(d, &ok)| ok && moved(d)) || !from_map {
             // Turning in place is always allowed when the chit permits staying.
@@ -654,6 +652,47 @@ impl State {
         all.into_iter().filter(|d| !moved(d)).collect()
     }
 
+    /// Whether `u` (with its stack) has a legal move out of its hex, or for a reinforcement
+    /// onto the map: whether [`State::destinations_in`] lists a destination other than where
+    /// it stands. The same test as the end-of-move limits of [`State::end_limits`], asked of
+    /// each destination as the search finds it, so that the search stops at the first.
+    fn has_move_off(&self, u: UnitId, sit: &Situation) -> bool {
+        let group = self.moving_group(u, false);
+        if group.iter().any(|&g| self.unit(g).moved) {
+            return false;
+        }
+        let Some(lim) = self.limits(&group, sit) else {
+            return false;
+        };
+        let enemy = self.battle.enemy(lim.side);
+        let unit = self.unit(u);
+        let from_map = lim.start != OFF_MAP;
+        let dist = |h: Hex| sit.distance_to(self, enemy, h);
+        let d0 = if from_map { dist(lim.start) } else { u32::MAX };
+        let ma = self.values(u).movement as u32;
+        let chit = self.chit(u);
+        // Which moved destinations `end_limits` keeps (see there).
+        let kept = |h: Hex, cost: u32| -> bool {
+            if unit.routed {
+                dist(h) > d0
+            } else if (!self.skirmisher(u) && unit.out_of_command) || !self.follows_chit(u) {
+                true
+            } else {
+                chit_allows(chit, ma, from_map, d0, dist(h), cost)
+                    || (chit == Some(Chit::Muster) && d0 < 5 && dist(h) > d0)
+            }
+        };
+        let grid = &self.battle.map.grid;
+        let start = lim.start;
+        SEARCH
+            .with(|search| {
+                self.reach_with(&lim, sit, &mut search.borrow_mut(), |i, cost| {
+                    grid.hex_at(i).is_some_and(|h| h != start && kept(h, cost))
+                })
+            })
+            .is_none()
+    }
+
     /// Whether a unit's chit obliges it to move this phase (5.11, 5.12, 5.14, 5.16), before
     /// asking whether it can.
     pub fn must_move_in(&self, u: UnitId, sit: &Situation) -> bool {
@@ -674,11 +713,16 @@ impl State {
     /// rest), blocking the end of the Movement Phase; and Crusader reinforcements due now
     /// (only the Muslim player may withhold reinforcements, 12.1). Lazy: each unit's moves
     /// are searched only when asked for.
-    fn obligations<'a>(&'a self, sit: &'a Situation) -> impl Iterator<Item = UnitId> + 'a {
+    /// `moves_off(unit)` says whether the unit has a legal move off its hex (or onto the
+    /// map), as [`State::has_move_off`] does.
+    fn obligations<'a>(
+        &'a self,
+        sit: &'a Situation,
+        moves_off: impl Fn(UnitId) -> bool + 'a,
+    ) -> impl Iterator<Item = UnitId> + 'a {
         let side = self.active;
         // 16.11: with action chits, only the activated leader's units are obliged to move.
         let leader = self.activation().map(|a| a.leader);
-        let dests = move |u: UnitId| self.destinations_in(u, false, sit);
         self.unit_ids()
             .filter(move |&u| self.side(u) == side && !self.unit(u).moved)
             .filter(move |&u| leader.is_none_or(|l| self.def(u).leader == l))
@@ -688,23 +732,33 @@ impl State {
                     return self.may_enter(u)
                         && !withhold
                         && self.top_of_waiting_stack(u)
-                        && !dests(u).is_empty();
+                        && moves_off(u);
                 }
-                self.must_move_in(u, sit) && dests(u).iter().any(|d| Some(d.hex) != self.hex(u))
+                self.must_move_in(u, sit) && moves_off(u)
             })
     }
 
-    /// [`State::obligations`], all of them.
+    /// [`State::obligations`], all of them (each unit's destinations searched in full).
     pub fn unmoved_obligations(&self) -> Vec<UnitId> {
         let sit = self.situation();
-        self.obligations(&sit).collect()
+        let moves_off = |u: UnitId| {
+            let here = self.hex(u);
+            self.destinations_in(u, false, &sit)
+                .iter()
+                .any(|d| Some(d.hex) != here)
+        };
+        self.obligations(&sit, moves_off).collect()
     }
 
     /// Whether some unit must still move ([`State::unmoved_obligations`] is not empty),
-    /// searching only until the first is found.
+    /// searching only until the first is found, and each unit's moves only until its first
+    /// move off its hex.
     pub fn any_unmoved_obligation(&self) -> bool {
         let sit = self.situation();
-        let found = self.obligations(&sit).next().is_some();
+        let found = self
+            .obligations(&sit, |u| self.has_move_off(u, &sit))
+            .next()
+            .is_some();
         found
     }
 
@@ -722,30 +776,11 @@ impl State {
     }
 
     /// Legal destinations of a leader: 8 MP (8.1), never into a hex with enemy combat units
-    /// (8.3); a split leader only into a hex with his cavalry (16.3).
+    /// (8.3); a split leader only into a hex with his cavalry (16.3). In the order a
+    /// cheapest-first search settles them: by cost, ties in the order first reached (as
+    /// [`hexgrid::field_of_movement`] gives them, trying neighbours in
+    /// [`Direction::ALL`] order).
     pub fn leader_destinations(&self, l: crate::scenario::LeaderId) -> Vec<(Hex, HalfPoints)> {
-        self.leader_search(l, |_| true)
-    }
-
-    /// [`State::leader_destinations`] in a given situation.
-    pub fn leader_destinations_in(
-        &self,
-        l: crate::scenario::LeaderId,
-        sit: &Situation,
-    ) -> Vec<(Hex, HalfPoints)> {
-        let grid = &self.battle.map.grid;
-        self.leader_search(l, |h| {
-            grid.index(h).is_some_and(|i| sit.occupant[i].is_some())
-        })
-    }
-
-    /// [`State::leader_destinations`], where `maybe_occupied(hex)` is false only for hexes
-    /// known to hold no combat unit (sparing a look through every unit).
-    fn leader_search(
-        &self,
-        l: crate::scenario::LeaderId,
-        maybe_occupied: impl Fn(Hex) -> bool,
-    ) -> Vec<(Hex, HalfPoints)> {
         let st = &self.leaders[l as usize];
         let Some(start) = st.loc.hex() else {
             return Vec::new();
@@ -753,19 +788,95 @@ impl State {
         if st.moved {
             return Vec::new();
         }
+        let map = &self.battle.map;
+        let grid = &map.grid;
+        let Some(si) = grid.index(start) else {
+            return Vec::new();
+        };
         let side = self.battle.leaders[l as usize].side;
         let enemy = self.battle.enemy(side);
-        let reached = hexgrid::field_of_movement(start, 16, |from, to| {
-            let d = from.direction_to(to)?;
-            if maybe_occupied(to) && self.occupant(to) == Some(enemy) {
-                return None;
+        // 8.3: never into a hex with enemy combat units.
+        let occupant = self.first_occupants();
+        let steps = &map.step_cost[MoveClass::Leaders.index()];
+        const BUDGET: u32 = 16;
+        // Dijkstra over grid indices; a hex's number is the order it was first reached,
+        // which breaks ties between equal costs.
+        let mut cost = vec![u32::MAX; grid.len()];
+        let mut number = vec![u32::MAX; grid.len()];
+        let mut hexes: Vec<usize> = vec![si];
+        cost[si] = 0;
+        number[si] = 0;
+        let mut heap = std::collections::BinaryHeap::new();
+        heap.push(std::cmp::Reverse(0u64));
+        let mut out = Vec::new();
+        while let Some(std::cmp::Reverse(key)) = heap.pop() {
+            let c = (key >> 32) as u32;
+            let i = hexes[(key & u64::from(u32::MAX)) as usize];
+            if cost[i] != c {
+                continue; // reached more cheaply since
             }
-            self.entry_cost(MoveClass::Leaders, from, d).map(u32::from)
-        });
-        reached
-            .iter()
-            .filter(|(h, _)| *h != start && self.split_leader_may_enter(l, *h))
-            .map(|(h, c)| (h, c as HalfPoints))
-            .collect()
+            if i != si {
+                if let Some(h) = grid.hex_at(i) {
+                    if self.split_leader_may_enter(l, h) {
+                        out.push((h, c as HalfPoints));
+                    }
+                }
+            }
+            for (&to, &step) in map.neighbour[i].iter().zip(&steps[i]) {
+                if to == OFF_GRID {
+                    continue;
+                }
+                let to = to as usize;
+                if occupant[to] == Some(enemy) {
+                    continue;
+                }
+                let Some(step) = step else { continue };
+                let next = c + u32::from(step);
+                if next > BUDGET {
+                    continue;
+                }
+                if number[to] == u32::MAX {
+                    number[to] = hexes.len() as u32;
+                    hexes.push(to);
+                } else if next >= cost[to] {
+                    continue;
+                }
+                cost[to] = next;
+                heap.push(std::cmp::Reverse(
+                    u64::from(next) << 32 | u64::from(number[to]),
+                ));
+            }
+        }
+        out
+    }
+}
+
+/// Whether a destination `dist` hexes from the nearest enemy, reached for `cost` half points,
+/// complies with the unit's command chit (5.1), for a unit of movement allowance `ma` that
+/// began `d0` hexes from the nearest enemy (on the map if `from_map`).
+fn chit_allows(chit: Option<Chit>, ma: u32, from_map: bool, d0: u32, dist: u32, cost: u32) -> bool {
+    match chit {
+        // 5.11: at least half the allowance (rounded up), ending closer; from adjacent,
+        // remain adjacent.
+        Some(Chit::Attack) => {
+            if d0 == 1 {
+                dist == 1
+            } else {
+                cost >= ma.div_ceil(2) * 2 && (!from_map || dist < d0)
+            }
+        }
+        // 5.12: one hex closer, or remain adjacent.
+        Some(Chit::Advance) => {
+            if d0 == 1 {
+                dist == 1
+            } else {
+                !from_map || dist < d0
+            }
+        }
+        // 5.14: at least one hex further away.
+        Some(Chit::Retreat) => dist > d0 || !from_map,
+        // 5.15, 5.16: five or more hexes away at the end, if they began closer.
+        Some(Chit::Reserve | Chit::Muster) => d0 >= 5 || dist >= 5,
+        Some(Chit::Stand) | None => true,
     }
 }

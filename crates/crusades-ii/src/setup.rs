@@ -131,26 +131,45 @@ impl State {
 
     /// Hexes where a unit may be set up now.
     pub fn setup_hexes(&self, u: UnitId) -> Vec<Hex> {
+        self.setup_hexes_in(u, &self.occupied())
+    }
+
+    /// Whether each hex of the map (by grid index) holds a combat unit.
+    fn occupied(&self) -> Vec<bool> {
+        let grid = &self.battle.map.grid;
+        let mut occupied = vec![false; grid.len()];
+        for u in self.unit_ids() {
+            if let Some(i) = self.hex(u).and_then(|h| grid.index(h)) {
+                occupied[i] = true;
+            }
+        }
+        occupied
+    }
+
+    /// [`State::setup_hexes`], given which hexes are occupied ([`State::occupied`]).
+    fn setup_hexes_in(&self, u: UnitId, occupied: &[bool]) -> Vec<Hex> {
         let Some(rule) = self.setup_rule(u) else {
             return Vec::new();
         };
         let class = self.move_class(u);
-        let free = |h: Hex| {
-            self.battle.map.contains(h)
-                && self.occupant(h).is_none()
-                && self.terrain_cost(class, h).is_some()
+        let grid = &self.battle.map.grid;
+        // Each hex is considered once, where first met.
+        let mut seen = vec![false; grid.len()];
+        let mut free = |h: Hex| {
+            grid.index(h).is_some_and(|i| {
+                !std::mem::replace(&mut seen[i], true)
+                    && !occupied[i]
+                    && self.terrain_cost(class, h).is_some()
+            })
         };
         let mut out: Vec<Hex> = Vec::new();
         for &c in &rule.area {
-            let candidates: Vec<Hex> = if rule.one_per_hex {
-                vec![c]
-            } else {
-                c.within(rule.within).collect()
-            };
-            for h in candidates {
-                if !out.contains(&h) && free(h) {
-                    out.push(h);
+            if rule.one_per_hex {
+                if free(c) {
+                    out.push(c);
                 }
+            } else {
+                out.extend(c.within(rule.within).filter(|&h| free(h)));
             }
         }
         // When earlier placements have filled the area (overlapping areas, or a player's
@@ -159,11 +178,7 @@ impl State {
         let mut radius = rule.within + 1;
         while out.is_empty() && radius < 100 {
             for &c in &rule.area {
-                for h in c.ring(radius) {
-                    if !out.contains(&h) && free(h) {
-                        out.push(h);
-                    }
-                }
+                out.extend(c.ring(radius).filter(|&h| free(h)));
             }
             radius += 1;
         }
@@ -173,12 +188,12 @@ impl State {
     /// Legal set-up actions of `seat`.
     pub fn setup_actions(&self, seat: Seat, out: &mut Vec<Action>) {
         let units = self.to_set_up(seat);
+        let occupied = self.occupied();
         for &u in &units {
-            // The lower unit of a stack is placed with the upper one (7.1).
-            if self.battle.units.iter().any(|d| d.stacked_over == Some(u)) {
+            if self.placed_with_another(u) {
                 continue;
             }
-            for h in self.setup_hexes(u) {
+            for h in self.setup_hexes_in(u, &occupied) {
                 if self.skirmisher(u) {
                     out.push(Action::Place {
                         unit: u,
@@ -205,6 +220,31 @@ impl State {
         }
         if self.historical_ready(seat) {
             out.push(Action::DeployHistorical);
+        }
+    }
+
+    /// 7.1: the lower unit of a stack is placed with the upper one.
+    fn placed_with_another(&self, u: UnitId) -> bool {
+        self.battle.units.iter().any(|d| d.stacked_over == Some(u))
+    }
+
+    /// Whether a set-up action is among [`State::setup_actions`], asking only about its
+    /// counter.
+    fn setup_legal(&self, seat: Seat, action: &Action) -> bool {
+        match *action {
+            Action::Place { unit, hex, facing } => {
+                self.to_set_up(seat).contains(&unit)
+                    && !self.placed_with_another(unit)
+                    && (!self.skirmisher(unit) || facing == Vertex::NNE)
+                    && self.setup_hexes(unit).contains(&hex)
+            }
+            Action::PlaceLeader { leader, hex } => {
+                self.to_set_up(seat).is_empty()
+                    && self.leaders_to_set_up(seat).contains(&leader)
+                    && self.leader_setup_hexes(leader).contains(&hex)
+            }
+            Action::DeployHistorical => self.historical_ready(seat),
+            _ => false,
         }
     }
 
@@ -249,9 +289,7 @@ impl State {
         action: &Action,
         log: &mut Log,
     ) -> Result<(), Rejection> {
-        let mut legal = Vec::new();
-        self.setup_actions(seat, &mut legal);
-        if !legal.contains(action) {
+        if !self.setup_legal(seat, action) {
             return Err(Rejection::new(match action {
                 Action::Place { unit, .. } if self.side(*unit) != seat => format!("{} is not yours", self.name(*unit)),
                 Action::Place { unit, .. } if self.unit(*unit).loc != Loc::Waiting => format!("{} is already set up", self.name(*unit)),

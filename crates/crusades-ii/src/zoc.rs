@@ -1,14 +1,14 @@
 //! 6.0 Facing and Zones of Control, and the terrain questions they share with movement:
 //! which hexsides are a unit's front, flank and rear, and which hexes an enemy controls.
 
-use std::cell::RefCell;
+use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
 use std::sync::{Arc, Weak};
 
 use engine::Seat;
 use hexgrid::{facing_arc, Arc as FacingArc, Direction, Hex};
 
-use crate::scenario::{Battle, HalfPoints, MoveClass, UnitId};
+use crate::scenario::{Battle, HalfPoints, MoveClass, UnitId, OFF_GRID};
 use crate::state::State;
 
 impl State {
@@ -65,19 +65,38 @@ impl State {
 
     /// The hexes in the ZOC of `side`'s combat units, as a dense flag per map hex.
     pub fn zoc_of(&self, side: Seat) -> Vec<bool> {
-        let grid = &self.battle.map.grid;
-        let mut zoc = vec![false; grid.len()];
+        let map = &self.battle.map;
+        let mut zoc = vec![false; map.grid.len()];
         for u in self.on_map(side) {
-            let h = self.hex(u).unwrap_or(Hex { q: 0, r: 0 });
-            for d in Direction::ALL {
-                if self.exerts_zoc(u, d) {
-                    if let Some(i) = grid.index(h.neighbour(d)) {
-                        zoc[i] = true;
-                    }
+            // [`State::exerts_zoc`] in each direction, with the map's tables.
+            let Some(i) = self.hex(u).and_then(|h| map.grid.index(h)) else {
+                continue;
+            };
+            if !self.has_zoc(u) {
+                continue;
+            }
+            let steps = &map.step_cost[self.move_class(u).index()][i];
+            for (k, &d) in Direction::ALL.iter().enumerate() {
+                let to = map.neighbour[i][k];
+                if to != OFF_GRID && steps[k].is_some() && self.arc(u, d) != FacingArc::Rear {
+                    zoc[to as usize] = true;
                 }
             }
         }
         zoc
+    }
+
+    /// The side of each hex's first combat unit in id order (as [`State::occupant`] finds
+    /// it), by grid index.
+    pub(crate) fn first_occupants(&self) -> Vec<Option<Seat>> {
+        let grid = &self.battle.map.grid;
+        let mut occupant: Vec<Option<Seat>> = vec![None; grid.len()];
+        for u in self.unit_ids() {
+            if let Some(i) = self.hex(u).and_then(|h| grid.index(h)) {
+                occupant[i].get_or_insert(self.side(u));
+            }
+        }
+        occupant
     }
 
     /// Whether a hex is in a ZOC of the enemies of `side`.
@@ -107,14 +126,16 @@ impl State {
 
 /// What every decision of a phase asks about the map, worked out once per question and never
 /// stored: who occupies each hex, each side's zones of control, and each hex's distance to
-/// each side's nearest combat unit. Indexed by the map grid's dense index.
+/// each side's nearest combat unit. Indexed by the map grid's dense index. The zones and
+/// distances of a side are worked out when first asked for (a Movement Phase asks only
+/// about the enemy's), from any state whose units stand as the situation's did.
 pub struct Situation {
     /// The owner of the combat units in each hex.
     pub occupant: Vec<Option<Seat>>,
     /// `zoc[s][i]`: hex `i` lies in a ZOC of seat `s`'s units.
-    pub zoc: [Vec<bool>; 2],
+    zoc: [OnceCell<Vec<bool>>; 2],
     /// `near[s][i]`: distance from hex `i` to the nearest combat unit of seat `s` on the map.
-    pub near: [Vec<u32>; 2],
+    near: [OnceCell<Vec<u32>>; 2],
 }
 
 impl Situation {
@@ -127,15 +148,25 @@ impl Situation {
         Self::index(state, h).and_then(|i| self.occupant[i])
     }
 
+    /// Whether each hex (by grid index) lies in a ZOC of `side`'s units.
+    pub fn zoc(&self, state: &State, side: Seat) -> &[bool] {
+        self.zoc[side.index()].get_or_init(|| state.zoc_of(side))
+    }
+
+    /// Each hex's distance (by grid index) to the nearest combat unit of `side` on the map.
+    pub fn near(&self, state: &State, side: Seat) -> &[u32] {
+        self.near[side.index()].get_or_init(|| state.distances_to(side))
+    }
+
     /// Whether a hex lies in a ZOC of `side`'s units.
     pub fn zoc_of(&self, state: &State, side: Seat, h: Hex) -> bool {
-        Self::index(state, h).is_some_and(|i| self.zoc[side.index()][i])
+        Self::index(state, h).is_some_and(|i| self.zoc(state, side)[i])
     }
 
     /// Distance from a hex to the nearest combat unit of `side`.
     pub fn distance_to(&self, state: &State, side: Seat, h: Hex) -> u32 {
         Self::index(state, h)
-            .map(|i| self.near[side.index()][i])
+            .map(|i| self.near(state, side)[i])
             .unwrap_or(u32::MAX)
     }
 }
@@ -203,50 +234,49 @@ impl State {
         })
     }
 
-    /// Works the [`Situation`] out from the units.
+    /// Works the [`Situation`] out from the units (its zones and distances when asked).
     fn work_out_situation(&self) -> Situation {
         let grid = &self.battle.map.grid;
         let mut occupant = vec![None; grid.len()];
-        let mut positions: [Vec<Hex>; 2] = [Vec::new(), Vec::new()];
         for u in self.unit_ids() {
-            if let Some(h) = self.hex(u) {
-                if let Some(i) = grid.index(h) {
-                    occupant[i] = Some(self.side(u));
-                }
-                positions[self.side(u).index()].push(h);
+            if let Some(i) = self.hex(u).and_then(|h| grid.index(h)) {
+                occupant[i] = Some(self.side(u));
             }
         }
-        // Multi-source breadth-first search within the map: on a rectangular printed map a
-        // shortest path between two of its hexes never needs to leave it (tested).
-        let near = [0, 1].map(|s| {
-            let mut dist = vec![u32::MAX; grid.len()];
-            let mut queue: Vec<u32> = Vec::with_capacity(grid.len());
-            for &p in &positions[s] {
-                if let Some(i) = grid.index(p) {
-                    if dist[i] != 0 {
-                        dist[i] = 0;
-                        queue.push(i as u32);
-                    }
-                }
-            }
-            let mut next = 0;
-            while let Some(&i) = queue.get(next) {
-                next += 1;
-                let d = dist[i as usize];
-                for &j in &self.battle.map.neighbour[i as usize] {
-                    // (`OFF_GRID` is beyond every map: `get_mut` skips it.)
-                    if let Some(dj) = dist.get_mut(j as usize).filter(|dj| **dj == u32::MAX) {
-                        *dj = d + 1;
-                        queue.push(j);
-                    }
-                }
-            }
-            dist
-        });
         Situation {
             occupant,
-            zoc: [self.zoc_of(Seat(0)), self.zoc_of(Seat(1))],
-            near,
+            zoc: Default::default(),
+            near: Default::default(),
         }
+    }
+
+    /// Each hex's distance (by grid index) to the nearest combat unit of `side` on the map.
+    fn distances_to(&self, side: Seat) -> Vec<u32> {
+        let grid = &self.battle.map.grid;
+        // Multi-source breadth-first search within the map: on a rectangular printed map a
+        // shortest path between two of its hexes never needs to leave it (tested).
+        let mut dist = vec![u32::MAX; grid.len()];
+        let mut queue: Vec<u32> = Vec::with_capacity(grid.len());
+        for u in self.unit_ids().filter(|&u| self.side(u) == side) {
+            if let Some(i) = self.hex(u).and_then(|h| grid.index(h)) {
+                if dist[i] != 0 {
+                    dist[i] = 0;
+                    queue.push(i as u32);
+                }
+            }
+        }
+        let mut next = 0;
+        while let Some(&i) = queue.get(next) {
+            next += 1;
+            let d = dist[i as usize];
+            for &j in &self.battle.map.neighbour[i as usize] {
+                // (`OFF_GRID` is beyond every map: `get_mut` skips it.)
+                if let Some(dj) = dist.get_mut(j as usize).filter(|dj| **dj == u32::MAX) {
+                    *dj = d + 1;
+                    queue.push(j);
+                }
+            }
+        }
+        dist
     }
 }

@@ -1,0 +1,121 @@
+//! The shortcuts taken for speed give the same answers as the plain rules they stand for, in
+//! the positions of random games: the end-of-movement check that stops at the first unit
+//! found able to move, a leader's moves searched on the map's dense tables, and set-up
+//! actions checked without listing every one.
+
+mod common;
+
+use crusades_ii::state::Phase;
+use crusades_ii::{Action, State};
+use engine::{Game, Log, Pending};
+use hexgrid::{field_of_movement, Direction, Hex};
+
+/// A leader's destinations as the generic search over hexes finds them (8.1, 8.3, 16.3).
+fn leader_reference(s: &State, l: crusades_ii::scenario::LeaderId) -> Vec<(Hex, u16)> {
+    let st = &s.leaders[l as usize];
+    let Some(start) = st.loc.hex() else {
+        return Vec::new();
+    };
+    if st.moved {
+        return Vec::new();
+    }
+    let enemy = s.battle.enemy(s.battle.leaders[l as usize].side);
+    field_of_movement(start, 16, |from, to| {
+        let d: Direction = from.direction_to(to)?;
+        if s.occupant(to) == Some(enemy) {
+            return None;
+        }
+        s.entry_cost(crusades_ii::scenario::MoveClass::Leaders, from, d)
+            .map(u32::from)
+    })
+    .iter()
+    .filter(|(h, _)| *h != start && s.split_leader_may_enter(l, *h))
+    .map(|(h, c)| (h, c as u16))
+    .collect()
+}
+
+/// Set-up actions near the legal ones (other hexes, other facings): each must be accepted
+/// exactly when it is listed.
+fn check_setup(s: &State, seat: engine::Seat, legal: &[Action]) {
+    let mut candidates: Vec<Action> = Vec::new();
+    for (k, a) in legal.iter().enumerate().step_by(legal.len() / 12 + 1) {
+        candidates.push(a.clone());
+        if let Action::Place { unit, hex, facing } = *a {
+            let d = Direction::ALL[k % 6];
+            candidates.push(Action::Place {
+                unit,
+                hex: hex.neighbour(d).neighbour(d).neighbour(d),
+                facing,
+            });
+            candidates.push(Action::Place {
+                unit,
+                hex,
+                facing: hexgrid::Vertex::ALL[(facing.index() as usize + 1) % 6],
+            });
+        }
+    }
+    for a in candidates {
+        let accepted = s.clone().apply(seat, &a, &mut Log::discarding()).is_ok();
+        assert_eq!(
+            accepted,
+            legal.contains(&a),
+            "{}: `{}` accepted {accepted}",
+            s.battle.id,
+            s.action_text(&a)
+        );
+    }
+}
+
+#[test]
+fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
+    let mut checked = [0usize; 3];
+    for scenario in ["hattin", "hab", "nicopolis", "tannenburg"] {
+        let advanced = [
+            "advanced-sequence",
+            "turn-ends-chit",
+            "split-commands",
+            "berserk",
+            "optional-victory",
+            "melee-odds",
+        ];
+        for (seed, options) in [(1u64, &[][..]), (2, &advanced[..])] {
+            let mut s = common::start(scenario, options, seed);
+            let mut rng = seed * 7919 + 1;
+            let mut plies = 0;
+            while let Pending::Seats(seats) = s.pending() {
+                let seat = seats[0];
+                let legal = s.legal_actions(seat);
+                if matches!(s.phase, Phase::Setup(_)) && s.tasks.is_empty() {
+                    check_setup(&s, seat, &legal);
+                    checked[0] += 1;
+                }
+                if s.phase == Phase::Movement && s.tasks.is_empty() && s.selected.is_none() {
+                    assert_eq!(
+                        s.any_unmoved_obligation(),
+                        !s.unmoved_obligations().is_empty(),
+                        "{scenario} seed {seed} ply {plies}: the end-of-movement check"
+                    );
+                    checked[1] += 1;
+                    for l in s.leader_ids() {
+                        assert_eq!(
+                            s.leader_destinations(l),
+                            leader_reference(&s, l),
+                            "{scenario} seed {seed} ply {plies}: leader {l}'s moves"
+                        );
+                        checked[2] += 1;
+                    }
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let a = &legal[(rng % legal.len() as u64) as usize];
+                s.apply(seat, a, &mut Log::discarding()).expect("legal");
+                plies += 1;
+            }
+        }
+    }
+    assert!(
+        checked.iter().all(|&n| n > 50),
+        "positions checked: {checked:?}"
+    );
+}

@@ -1,0 +1,357 @@
+//! Speed of every scenario of every registered game (issue 5's benchmarks), through the
+//! registry's table: one JSON line per scenario on standard output, for `bench/run` and
+//! `bench/report.py`, and a readable line per scenario on standard error.
+//!
+//! For each scenario:
+//! - **random games**: seeded random games from the set-up (every pending seat's first
+//!   decision taken by a uniform random choice), plies per second, and in them the time of
+//!   each decision's legal-action generation (mean, 99th percentile, worst) and of applying
+//!   the chosen action (mean);
+//! - **a typical position**: the game a third of the way through the first random game:
+//!   its legal actions and one action applied to a copy, timed over many repetitions; the
+//!   state's size (serialised as JSON, and `size_of` the state itself);
+//! - **search**: from that position, MCTS iterations per second (one uniform random playout
+//!   to the end per iteration, as the OpenSpiel anchor) against raw random playouts per second
+//!   (copy, re-seed the dice, play uniformly at random to the end);
+//! - **`simulate`**: the same batch of random-player games on 1 and on 2 threads, through
+//!   [`registry::simulate`] as `crusades simulate` runs it.
+//!
+//! Reading the typed state of a game needs its type: [`measure_game`] names each game's
+//! state once. A game registered later without a line there still gets its `simulate`
+//! figures, and its line says what was not measured.
+//!
+//! ```text
+//! cargo run --release -p registry --example bench -- [--seconds S] [--only SCENARIO,...]
+//! ```
+//! `--seconds` (default 3) is the time given to each timed loop; a scenario takes about
+//! 8 of them plus its `simulate` batches (about 3 more), longer for games whose single
+//! random game or playout takes longer (about 7 minutes for every scenario in all).
+
+use std::time::{Duration, Instant};
+
+use ai::{Budget, Mcts, Player, RandomPlayer};
+use engine::{DataSet, DiceMode, Game, Log, Pending, Seat, Setup, Startable};
+use registry::Batch;
+use serde_json::{json, Value};
+
+/// What the command line asked.
+struct Args {
+    /// Time given to each timed loop.
+    seconds: f64,
+    /// Scenario ids to measure (all when empty).
+    only: Vec<String>,
+}
+
+fn args() -> Args {
+    let mut a = Args {
+        seconds: 3.0,
+        only: Vec::new(),
+    };
+    let mut it = std::env::args().skip(1);
+    while let Some(arg) = it.next() {
+        let value = it.next().unwrap_or_default();
+        match arg.as_str() {
+            "--seconds" => a.seconds = value.parse().expect("--seconds S"),
+            "--only" => a.only = value.split(',').map(String::from).collect(),
+            other => {
+                eprintln!("unknown argument {other} (use --seconds S, --only SCENARIO,...)");
+                std::process::exit(2);
+            }
+        }
+    }
+    a
+}
+
+/// A cap on the plies of one random game (as `simulate`'s).
+const MAX_PLIES: u64 = Batch::MAX_ACTIONS;
+
+fn start<G: Startable>(scenario: &str, seed: u64, data: &DataSet) -> G {
+    let setup = Setup {
+        scenario: scenario.into(),
+        options: Vec::new(),
+        seed,
+        dice: DiceMode::Seeded,
+        position: None,
+    };
+    G::start(&setup, data).unwrap_or_else(|e| panic!("{scenario} starts: {e}"))
+}
+
+/// The seat whose decision a random game takes next, if the game goes on.
+fn next_seat<G: Game>(g: &G) -> Option<Seat> {
+    match g.pending() {
+        Pending::Seats(s) => s.first().copied(),
+        Pending::Over => None,
+    }
+}
+
+/// The random games' choices: a xorshift generator, apart from the games' dice.
+struct Choices(u64);
+
+impl Choices {
+    fn new(seed: u64) -> Self {
+        Choices(seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1)
+    }
+
+    /// A number in `0..n` (n > 0; the slight bias does not matter for timing).
+    fn below(&mut self, n: usize) -> usize {
+        self.0 ^= self.0 << 13;
+        self.0 ^= self.0 >> 7;
+        self.0 ^= self.0 << 17;
+        (self.0 % n as u64) as usize
+    }
+}
+
+/// Seconds per call of `f`, repeated until `seconds` have passed (at least `min` calls).
+fn time_per_call(seconds: f64, min: u32, mut f: impl FnMut()) -> (f64, u32) {
+    let t = Instant::now();
+    let mut n = 0u32;
+    while n < min || t.elapsed().as_secs_f64() < seconds {
+        f();
+        n += 1;
+    }
+    (t.elapsed().as_secs_f64() / f64::from(n), n)
+}
+
+/// The measurements of a game whose state type is known (see the module's documentation).
+fn measure_typed<G: Startable>(a: &Args, scenario: &str, data: &DataSet) -> Value {
+    // Random games, timing each decision's legal actions and each apply.
+    let mut legal_ns: Vec<f64> = Vec::new();
+    let mut apply_total = 0.0;
+    let (mut plies, mut games, mut unfinished) = (0u64, 0u64, 0u64);
+    let mut first_game_plies = 0;
+    let wall = Instant::now();
+    while games == 0 || wall.elapsed().as_secs_f64() < a.seconds {
+        let mut g: G = start(scenario, games + 1, data);
+        let mut rng = Choices::new(games + 1);
+        let mut n = 0u64;
+        while let Some(seat) = next_seat(&g) {
+            if n >= MAX_PLIES {
+                unfinished += 1;
+                break;
+            }
+            let t = Instant::now();
+            let legal = g.legal_actions(seat);
+            legal_ns.push(t.elapsed().as_secs_f64() * 1e9);
+            assert!(
+                !legal.is_empty(),
+                "{scenario}: a pending seat has no action"
+            );
+            let action = &legal[rng.below(legal.len())];
+            let t = Instant::now();
+            g.apply(seat, action, &mut Log::discarding())
+                .expect("a legal action applies");
+            apply_total += t.elapsed().as_secs_f64();
+            n += 1;
+        }
+        if games == 0 {
+            first_game_plies = n;
+        }
+        plies += n;
+        games += 1;
+    }
+    let secs = wall.elapsed().as_secs_f64();
+    // Plies per second of random games without the timing around each call.
+    let wall = Instant::now();
+    let mut bare_plies = 0u64;
+    let mut bare_games = 0u64;
+    while bare_games == 0 || wall.elapsed().as_secs_f64() < a.seconds {
+        let mut g: G = start(scenario, bare_games + 1, data);
+        let mut rng = Choices::new(bare_games + 1);
+        let mut n = 0;
+        while let Some(seat) = next_seat(&g) {
+            if n >= MAX_PLIES {
+                break;
+            }
+            let legal = g.legal_actions(seat);
+            let action = &legal[rng.below(legal.len())];
+            g.apply(seat, action, &mut Log::discarding())
+                .expect("a legal action applies");
+            n += 1;
+        }
+        bare_plies += n;
+        bare_games += 1;
+    }
+    let bare_secs = wall.elapsed().as_secs_f64();
+    let mut sorted = legal_ns.clone();
+    sorted.sort_by(f64::total_cmp);
+    let pct = |p: f64| sorted[((sorted.len() - 1) as f64 * p) as usize];
+
+    // The typical position: a third of the way through the first game, at a decision with a
+    // choice (so that a search has something to search).
+    let mut pos: G = start(scenario, 1, data);
+    let mut rng = Choices::new(1);
+    let mut n = 0;
+    while let Some(seat) = next_seat(&pos) {
+        let legal = pos.legal_actions(seat);
+        if n >= first_game_plies / 3 && legal.len() > 1 {
+            break;
+        }
+        let action = &legal[rng.below(legal.len())];
+        pos.apply(seat, action, &mut Log::discarding())
+            .expect("a legal action applies");
+        n += 1;
+    }
+    let Some(seat) = next_seat(&pos) else {
+        return json!({"error": "no decision with a choice in the first random game"});
+    };
+    let legal = pos.legal_actions(seat);
+    let (legal_at, _) = time_per_call(a.seconds / 2.0, 10, || {
+        std::hint::black_box(pos.legal_actions(seat));
+    });
+    let action = legal[legal.len() / 2].clone();
+    let (clone_at, _) = time_per_call(a.seconds / 2.0, 10, || {
+        std::hint::black_box(pos.clone());
+    });
+    let (apply_at, _) = time_per_call(a.seconds / 2.0, 10, || {
+        let mut t = pos.clone();
+        t.apply(seat, &action, &mut Log::discarding())
+            .expect("a legal action applies");
+        std::hint::black_box(t);
+    });
+    let json_bytes = serde_json::to_vec(&pos).map_or(0, |v| v.len());
+
+    // Raw random playouts to the end from the position, against MCTS iterations each with
+    // one such playout.
+    let mut k = 0u64;
+    let mut playout_plies = 0u64;
+    let (playout, playouts) = time_per_call(a.seconds, 2, || {
+        k += 1;
+        let mut w = pos.clone();
+        w.dice_mut().reseed(k + 100);
+        let mut r = RandomPlayer::new(k);
+        let mut n = 0;
+        while let Some(s) = next_seat(&w) {
+            if n >= MAX_PLIES {
+                break;
+            }
+            let act = r.choose(&w, s);
+            w.apply(s, &act, &mut Log::discarding())
+                .expect("a legal action applies");
+            n += 1;
+        }
+        playout_plies += n;
+    });
+    let mut m = Mcts::new(
+        Budget::Time(Duration::from_secs_f64(a.seconds.max(playout * 2.0))),
+        5,
+    );
+    m.playout_depth = None;
+    let t = Instant::now();
+    let search = m.search(&pos, seat);
+    let iteration = t.elapsed().as_secs_f64() / f64::from(search.iterations.max(1));
+
+    json!({
+        "random_games": {
+            "games": games, "plies": plies, "unfinished": unfinished,
+            "plies_per_s": bare_plies as f64 / bare_secs,
+            "timed_plies_per_s": plies as f64 / secs,
+            "legal_mean_ns": legal_ns.iter().sum::<f64>() / legal_ns.len() as f64,
+            "legal_p99_ns": pct(0.99),
+            "legal_max_ns": pct(1.0),
+            "apply_mean_ns": apply_total * 1e9 / plies.max(1) as f64,
+        },
+        "position": {
+            "ply": n,
+            "seat": seat.0,
+            "legal_actions": legal.len(),
+            "legal_ns": legal_at * 1e9,
+            "clone_ns": clone_at * 1e9,
+            "clone_apply_ns": apply_at * 1e9,
+            "state_json_bytes": json_bytes,
+            "state_size_of": std::mem::size_of::<G>(),
+        },
+        "search": {
+            "playouts": playouts,
+            "playout_plies": playout_plies as f64 / f64::from(playouts),
+            "playouts_per_s": 1.0 / playout,
+            "mcts_iterations": search.iterations,
+            "mcts_iterations_per_s": 1.0 / iteration,
+            "ratio": playout / iteration,
+        },
+    })
+}
+
+/// The measurements of a game through its state's type, where this file knows it.
+fn measure_game(id: &str, a: &Args, scenario: &str, data: &DataSet) -> Option<Value> {
+    Some(match id {
+        "crusades-ii" => measure_typed::<crusades_ii::State>(a, scenario, data),
+        "the-crusades" => measure_typed::<the_crusades::State>(a, scenario, data),
+        "acre" => measure_typed::<acre::State>(a, scenario, data),
+        _ => return None,
+    })
+}
+
+/// `simulate`'s throughput on 1 and 2 threads: games per second, with as many random-player
+/// games as fit in about `seconds` on one thread (at least 8, so that the threads share
+/// the batch evenly enough).
+fn measure_simulate(a: &Args, id: &str, data: &DataSet) -> Value {
+    let run = |games: u64, threads: usize| -> Result<f64, String> {
+        let batch = Batch {
+            games,
+            seed: 1,
+            threads,
+            max_actions: Batch::MAX_ACTIONS,
+        };
+        let t = Instant::now();
+        registry::simulate(id, &[], &[], batch, data, &|| {}).map_err(|e| e.to_string())?;
+        Ok(t.elapsed().as_secs_f64())
+    };
+    let probe = match run(2, 1) {
+        Ok(s) => s / 2.0,
+        Err(e) => return json!({ "error": e }),
+    };
+    let games = ((a.seconds / probe.max(1e-6)).ceil() as u64).clamp(8, 10_000) & !1;
+    match (run(games, 1), run(games, 2)) {
+        (Ok(one), Ok(two)) => json!({
+            "games": games,
+            "one_thread_s": one,
+            "two_threads_s": two,
+            "games_per_s_one": games as f64 / one,
+            "games_per_s_two": games as f64 / two,
+            "speedup": one / two,
+        }),
+        (Err(e), _) | (_, Err(e)) => json!({ "error": e }),
+    }
+}
+
+fn main() {
+    let a = args();
+    let data = registry::all_data(None).expect("the built-in data loads");
+    let scenarios = registry::scenarios(&data).expect("the scenarios list");
+    for s in scenarios {
+        if !a.only.is_empty() && !a.only.contains(&s.id) {
+            continue;
+        }
+        let local = s.id.split_once('/').map_or(s.id.as_str(), |(_, l)| l);
+        let t = Instant::now();
+        let typed = measure_game(&s.game, &a, local, &data).unwrap_or_else(|| {
+            json!({"error": "no typed measurements: name the game's state in examples/bench.rs"})
+        });
+        let simulate = measure_simulate(&a, &s.id, &data);
+        let line = json!({
+            "scenario": s.id,
+            "game": s.game,
+            "typed": typed,
+            "simulate": simulate,
+            "seconds": t.elapsed().as_secs_f64(),
+        });
+        eprintln!(
+            "{}: {:.0} random-game plies/s, legal actions {:.1} µs a decision, MCTS/playouts \
+             {:.2}, simulate 2 threads/1 {:.2} ({:.0} s)",
+            s.id,
+            line["typed"]["random_games"]["plies_per_s"]
+                .as_f64()
+                .unwrap_or(f64::NAN),
+            line["typed"]["random_games"]["legal_mean_ns"]
+                .as_f64()
+                .unwrap_or(f64::NAN)
+                / 1e3,
+            line["typed"]["search"]["ratio"]
+                .as_f64()
+                .unwrap_or(f64::NAN),
+            line["simulate"]["speedup"].as_f64().unwrap_or(f64::NAN),
+            t.elapsed().as_secs_f64()
+        );
+        println!("{line}");
+    }
+}
