@@ -856,6 +856,27 @@ mod tests {
         assert!(advance(&r, &mut p, &[a], &vacated, &wrong, 1, false).is_err());
     }
 
+    /// Whether `unit` alone may advance `steps` hexes along `vacated`'s path, tried on a copy.
+    fn may_advance(
+        r: &Rules,
+        p: &crate::Position,
+        unit: usize,
+        vacated: &Vacated,
+        steps: usize,
+    ) -> bool {
+        let mut q = p.clone();
+        advance(
+            r,
+            &mut q,
+            &[unit],
+            vacated,
+            &[(Advancer::Unit(unit), steps)],
+            1,
+            false,
+        )
+        .is_ok()
+    }
+
     #[test]
     fn advance_along_the_path_of_retreat_up_to_the_movement_allowance() {
         let (r, mut p) = setup();
@@ -869,16 +890,7 @@ mod tests {
             ),
         };
         // Men-at-arms move 4: the fifth hex is too far.
-        assert!(advance(
-            &r,
-            &mut p,
-            &[m],
-            &vacated,
-            &[(Advancer::Unit(m), 5)],
-            1,
-            false
-        )
-        .is_err());
+        assert!(!may_advance(&r, &p, m, &vacated, 5));
         let before = p.clone();
         advance(
             &r,
@@ -894,26 +906,8 @@ mod tests {
         // Never into the retreated enemy.
         let mut p = before;
         p.units[d].at = Location::Map(r.map.hex("1417").unwrap());
-        assert!(advance(
-            &r,
-            &mut p,
-            &[m],
-            &vacated,
-            &[(Advancer::Unit(m), 3)],
-            1,
-            false
-        )
-        .is_err());
-        assert!(advance(
-            &r,
-            &mut p,
-            &[m],
-            &vacated,
-            &[(Advancer::Unit(m), 2)],
-            1,
-            false
-        )
-        .is_ok());
+        assert!(!may_advance(&r, &p, m, &vacated, 3));
+        assert!(may_advance(&r, &p, m, &vacated, 2));
     }
 
     #[test]
@@ -980,38 +974,9 @@ mod tests {
             path: hexes(&r, &["1023", "1024", "1025", "1026", "1027"]),
         };
         assert_eq!(r.map.class(vacated.path[2]), crate::map::Class::Outerworks);
-        let mut q = p.clone();
-        assert!(advance(
-            &r,
-            &mut q,
-            &[k],
-            &vacated,
-            &[(Advancer::Unit(k), 1)],
-            1,
-            false
-        )
-        .is_err());
-        let mut q = p.clone();
-        assert!(advance(
-            &r,
-            &mut q,
-            &[k],
-            &vacated,
-            &[(Advancer::Unit(k), 2)],
-            1,
-            false
-        )
-        .is_ok());
-        assert!(advance(
-            &r,
-            &mut p,
-            &[k],
-            &vacated,
-            &[(Advancer::Unit(k), 4)],
-            1,
-            false
-        )
-        .is_ok());
+        assert!(!may_advance(&r, &p, k, &vacated, 1));
+        assert!(may_advance(&r, &p, k, &vacated, 2));
+        assert!(may_advance(&r, &p, k, &vacated, 4));
     }
 
     #[test]
@@ -1030,27 +995,8 @@ mod tests {
             vacated.path[1],
             Side::Moslem
         ));
-        let mut q = p.clone();
-        assert!(advance(
-            &r,
-            &mut q,
-            &[m],
-            &vacated,
-            &[(Advancer::Unit(m), 2)],
-            1,
-            false
-        )
-        .is_err());
-        assert!(advance(
-            &r,
-            &mut p,
-            &[m],
-            &vacated,
-            &[(Advancer::Unit(m), 1)],
-            1,
-            false
-        )
-        .is_ok());
+        assert!(!may_advance(&r, &p, m, &vacated, 2));
+        assert!(may_advance(&r, &p, m, &vacated, 1));
     }
 
     #[test]
