@@ -561,43 +561,28 @@ impl State {
 
     /// Acre 8.11-8.13: each giant catapult on the map allocated to a Wall/Tower hex in range.
     fn bombard_actions(&self) -> Vec<Action> {
-        let r = &self.rules;
-        let mut out = Vec::new();
-        for e in 0..r.siege.len() {
-            if self.work.shots.iter().any(|(x, _)| *x == e) {
-                continue;
-            }
-            for &w in &self.derived.walls {
-                let mut shots = self.work.shots.clone();
-                shots.push((e, w));
-                if bombardment::check_bombardment(r, &self.pos, &shots).is_ok() {
-                    out.push(Action::Bombard(e, w));
-                }
-            }
-        }
-        out.push(Action::End);
-        out
+        let (r, pos) = (&self.rules, &self.pos);
+        engine_allocations(
+            r.siege.len(),
+            &self.work.shots,
+            &self.derived.walls,
+            |shots| bombardment::check_bombardment(r, pos, shots).is_ok(),
+            Action::Bombard,
+        )
     }
 
     /// Acre 8.21, 8.22: each small catapult on a Wall/Tower hex allocated to a giant catapult
     /// in range.
     fn counter_actions(&self) -> Vec<Action> {
-        let r = &self.rules;
-        let mut out = Vec::new();
-        for c in 0..r.siege.len() {
-            if self.work.counter.iter().any(|(x, _)| *x == c) {
-                continue;
-            }
-            for t in 0..r.siege.len() {
-                let mut shots = self.work.counter.clone();
-                shots.push((c, t));
-                if bombardment::check_counter_bombardment(r, &self.pos, &shots).is_ok() {
-                    out.push(Action::Counter(c, t));
-                }
-            }
-        }
-        out.push(Action::End);
-        out
+        let (r, pos) = (&self.rules, &self.pos);
+        let targets: Vec<usize> = (0..r.siege.len()).collect();
+        engine_allocations(
+            r.siege.len(),
+            &self.work.counter,
+            &targets,
+            |shots| bombardment::check_counter_bombardment(r, pos, shots).is_ok(),
+            Action::Counter,
+        )
     }
 
     /// Acre 8.31, 13.33: Engineer Points allocated to damaged Wall/Tower hexes.
@@ -2593,4 +2578,29 @@ impl State {
         };
         self.enter(log);
     }
+}
+
+/// Acre 8.1, 8.2: every allocation of one more siege engine (of `engines`, not yet in `made`)
+/// to a target that `check` accepts together with the allocations already made, then `end`:
+/// the bombardment and the counter-bombardment are allocated alike, before any roll.
+fn engine_allocations<T: Copy>(
+    engines: usize,
+    made: &[(usize, T)],
+    targets: &[T],
+    check: impl Fn(&[(usize, T)]) -> bool,
+    action: impl Fn(usize, T) -> Action,
+) -> Vec<Action> {
+    let mut out = Vec::new();
+    let mut trial = made.to_vec();
+    for e in (0..engines).filter(|e| made.iter().all(|(x, _)| x != e)) {
+        for &t in targets {
+            trial.push((e, t));
+            if check(&trial) {
+                out.push(action(e, t));
+            }
+            trial.pop();
+        }
+    }
+    out.push(Action::End);
+    out
 }
