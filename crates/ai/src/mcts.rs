@@ -363,11 +363,7 @@ impl Mcts {
                 Some(&(_, r)) => r,
                 None => {
                     let r = match &outcome {
-                        Some(o) => match o.winner {
-                            Some(w) if w == seat => 1.0,
-                            Some(_) => 0.0,
-                            None => 0.5,
-                        },
+                        Some(o) => o.score(seat),
                         None => world.evaluate(seat).clamp(0.0, 1.0),
                     };
                     scores.push((seat, r));

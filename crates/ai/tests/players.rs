@@ -2,13 +2,11 @@
 //! players play legal actions; a search beats a random player clearly, also when it must cut
 //! rollouts short and rely on the game's evaluation; searches repeat for a seed.
 
-mod prizes;
-
 use std::time::Duration;
 
 use ai::{Budget, Mcts, NoDoctrine, Player, PlayerSpec, RandomPlayer};
+use engine::toy::prizes::{data, setup, Bid, Prizes, EAST, WEST};
 use engine::{random_games, Game, Log, Pending, Seat, Session};
-use prizes::{data, setup, Bid, Prizes, EAST, WEST};
 
 /// Plays one game from `game` with a player per seat; returns the winner.
 fn play(mut game: Prizes, players: &mut [Box<dyn Player<Prizes>>]) -> Option<Seat> {

@@ -1,11 +1,9 @@
 //! An AI sees only what its seat may see: its search is the same, iteration for iteration,
 //! in states that differ only in another seat's secrets or in the dice's future.
 
-mod prizes;
-
 use ai::{Budget, Mcts, Player, RandomPlayer};
+use engine::toy::prizes::{Bid, Prizes, EAST, WEST};
 use engine::{Dice, DiceMode, Game, Log, Viewer};
-use prizes::{Bid, Prizes, EAST, WEST};
 
 /// A game after `rounds` rounds played with the cards in order, with West having bid
 /// `west_bid` in secret this round, West's favour `favour`, and dice seeded with `dice`.

@@ -61,6 +61,15 @@ pub enum Pending {
 }
 
 impl Pending {
+    /// These seats must decide; none means the game is over.
+    pub fn from_seats(seats: Vec<Seat>) -> Self {
+        if seats.is_empty() {
+            Pending::Over
+        } else {
+            Pending::Seats(seats)
+        }
+    }
+
     /// The seats that must decide now (empty when the game is over).
     pub fn seats(&self) -> &[Seat] {
         match self {
@@ -95,6 +104,17 @@ pub struct Outcome {
     pub level: Option<String>,
     /// Why the game ended, in the rules' words.
     pub reason: String,
+}
+
+impl Outcome {
+    /// What the game gave `seat`, for searches: 1 for a win, 0 for a loss, 0.5 for a draw.
+    pub fn score(&self, seat: Seat) -> f64 {
+        match self.winner {
+            Some(w) if w == seat => 1.0,
+            Some(_) => 0.0,
+            None => 0.5,
+        }
+    }
 }
 
 /// Why an action was refused. The state is unchanged.
@@ -251,6 +271,21 @@ pub struct Setup {
     pub position: Option<String>,
 }
 
+impl Setup {
+    /// Checks that the scenario is one of `valid` (ids within `game`), naming them all if not.
+    pub fn check_scenario(&self, game: &str, valid: &[&str]) -> Result<(), crate::DataErrors> {
+        if valid.contains(&self.scenario.as_str()) {
+            return Ok(());
+        }
+        let valid: Vec<String> = valid.iter().map(|s| format!("{game}/{s}")).collect();
+        Err(crate::DataErrors::command_line(format!(
+            "unknown scenario `{}`; valid: {}",
+            self.scenario,
+            valid.join(", ")
+        )))
+    }
+}
+
 /// A scenario as listed by `crusades scenarios`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ScenarioInfo {
@@ -280,4 +315,53 @@ pub trait Startable: Game {
         -> Result<Vec<ScenarioInfo>, crate::data::DataErrors>;
     /// A new game as `setup` says, from the data in `data`.
     fn start(setup: &Setup, data: &crate::data::DataSet) -> Result<Self, crate::data::DataErrors>;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn no_seat_to_decide_means_the_game_is_over() {
+        assert_eq!(Pending::from_seats(Vec::new()), Pending::Over);
+        let both = Pending::from_seats(vec![Seat(0), Seat(1)]);
+        assert_eq!(both.seats(), [Seat(0), Seat(1)]);
+    }
+
+    #[test]
+    fn an_outcome_scores_win_loss_and_draw() {
+        let won = Outcome {
+            winner: Some(Seat(1)),
+            level: None,
+            reason: "rout".into(),
+        };
+        assert_eq!((won.score(Seat(1)), won.score(Seat(0))), (1.0, 0.0));
+        let drawn = Outcome {
+            winner: None,
+            ..won
+        };
+        assert_eq!(drawn.score(Seat(0)), 0.5);
+    }
+
+    #[test]
+    fn an_unknown_scenario_is_refused_with_the_valid_ones() {
+        let mut setup = Setup {
+            scenario: "hattin".into(),
+            options: Vec::new(),
+            seed: 1,
+            dice: crate::DiceMode::Seeded,
+            position: None,
+        };
+        assert!(setup
+            .check_scenario("crusades-ii", &["hattin", "hab"])
+            .is_ok());
+        setup.scenario = "acre".into();
+        let e = setup
+            .check_scenario("crusades-ii", &["hattin", "hab"])
+            .unwrap_err();
+        assert_eq!(
+            e.to_string(),
+            "(command line): unknown scenario `acre`; valid: crusades-ii/hattin, crusades-ii/hab"
+        );
+    }
 }

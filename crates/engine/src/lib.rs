@@ -12,10 +12,14 @@ pub mod game;
 pub mod record;
 pub mod render;
 pub mod session;
+#[cfg(feature = "toy")]
+pub mod toy;
 
 pub use board::Board;
 pub use checks::{random_games, secrecy_check, CheckFailure, RandomGames, RandomGamesReport};
-pub use data::{AuditEntry, DataError, DataErrors, DataSet, Provenance, Source};
+pub use data::{
+    hex_id, hex_list, hexside, AuditEntry, DataError, DataErrors, DataSet, Provenance, Source,
+};
 pub use describe::ActionInfo;
 pub use dice::{Dice, DiceError, DiceMode, Die};
 pub use event::{visible_events, Event, Log, Modifier, RollRecord};

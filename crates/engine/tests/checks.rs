@@ -1,9 +1,7 @@
 //! The shared checks, run on the toy race game, and shown to fail on broken variants of it.
 
-mod toy;
-
+use engine::toy::race::{data, setup, Race};
 use engine::{random_games, DiceMode, RandomGames};
-use toy::{data, setup, Race};
 
 #[test]
 fn random_games_play_the_toy_to_the_end() {

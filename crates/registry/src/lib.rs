@@ -32,11 +32,11 @@ use serde::{Deserialize, Serialize};
 
 mod simulate;
 #[cfg(any(test, feature = "toy"))]
-pub mod toy;
+pub use engine::toy::race as toy;
 
 pub use simulate::{
     game_seed, player_seed, Batch, Bin, Length, OutcomeCount, Proportion, SeatSummary,
-    SimulateError, StatSummary, Summary, CHUNK,
+    SimulateError, StatSummary, Summary, WINDOW,
 };
 
 #[cfg(test)]

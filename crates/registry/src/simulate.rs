@@ -4,15 +4,18 @@
 //!
 //! Game `i` of a batch of seed `S` is set up with the dice seed [`game_seed`]`(S, i)` and its
 //! players with seeds derived from that, so a game is the same whichever thread plays it.
-//! Games run in chunks of [`CHUNK`] on `threads` threads and are folded into the summary in
-//! their order, so the summary is bit for bit the same at any thread count (for players with
-//! an iteration budget; a time budget is not deterministic), and memory does not grow with the
-//! number of games.
+//! The `threads` threads take the games one at a time, in order, each its next game as soon as
+//! it has finished one, so that no thread waits while games are left (only the last games of
+//! the batch leave threads idle, as many as there are threads). Results are folded into the
+//! summary in the games' order, so the summary is bit for bit the same at any thread count
+//! (for players with an iteration budget; a time budget is not deterministic); a thread may
+//! run at most [`WINDOW`] games ahead of the first game not yet folded, so memory does not
+//! grow with the number of games.
 
 use std::collections::BTreeMap;
 use std::panic::{catch_unwind, AssertUnwindSafe};
-use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Mutex;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Condvar, Mutex, MutexGuard};
 
 use ai::{Doctrine, PlayerSpec};
 
@@ -20,8 +23,10 @@ use crate::Plan;
 use engine::{DataSet, Log, Pending, Seat, Setup, Startable, Stat};
 use serde::{Deserialize, Serialize};
 
-/// Games per chunk: the games of a chunk run in parallel, then are folded in order.
-pub const CHUNK: u64 = 256;
+/// How far a thread may run ahead: game `i` starts only once every game up to `i - WINDOW` is
+/// folded into the summary, so that at most this many results wait for a slower game. Only a
+/// game that lasts as long as `WINDOW` games of the other threads makes a thread wait.
+pub const WINDOW: u64 = 1024;
 
 /// How many games, from which seed, on how many threads.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -501,6 +506,28 @@ fn panic_text(payload: &(dyn std::any::Any + Send)) -> String {
         .unwrap_or_else(|| "a panic".into())
 }
 
+/// The results folded so far, and those waiting for a game before them.
+struct Fold {
+    tally: Tally,
+    /// The first game not yet folded.
+    next: u64,
+    /// Results of games after `next`, by index.
+    waiting: BTreeMap<u64, GameResult>,
+    /// The first game that failed, with what went wrong.
+    failed: Option<(u64, String)>,
+}
+
+impl Fold {
+    /// Adds the result of game `index`, folding every result now in order.
+    fn add(&mut self, index: u64, result: GameResult) {
+        self.waiting.insert(index, result);
+        while let Some(r) = self.waiting.remove(&self.next) {
+            self.tally.add(r);
+            self.next += 1;
+        }
+    }
+}
+
 /// Plays the batch of `plan` of game `G` (registered as `id`), calling `progress` once per
 /// game played, from any thread.
 pub(crate) fn simulate_games<G: Startable, D: Doctrine<G>>(
@@ -514,60 +541,71 @@ pub(crate) fn simulate_games<G: Startable, D: Doctrine<G>>(
     for (i, spec) in players.iter().enumerate() {
         spec.build::<G, D>(id, i as u64)?;
     }
-    let threads = batch.threads.max(1);
-    let mut tally = Tally::new(plan.seats.len());
-    let mut start = 0u64;
-    while start < batch.games {
-        let end = (start + CHUNK).min(batch.games);
-        let slots: Mutex<Vec<Option<Result<GameResult, String>>>> =
-            Mutex::new((start..end).map(|_| None).collect());
-        let next = AtomicU64::new(start);
-        let failed = AtomicBool::new(false);
-        let work = || loop {
-            let i = next.fetch_add(1, Ordering::Relaxed);
-            if i >= end || failed.load(Ordering::Relaxed) {
-                break;
+    let workers = batch.threads.max(1).min(batch.games.max(1) as usize);
+    let fold = Mutex::new(Fold {
+        tally: Tally::new(plan.seats.len()),
+        next: 0,
+        waiting: BTreeMap::new(),
+        failed: None,
+    });
+    // Signalled whenever a game is done: the window may have moved on, or a game failed.
+    let done = Condvar::new();
+    let next = AtomicU64::new(0);
+    let lock = || -> MutexGuard<'_, Fold> { fold.lock().unwrap_or_else(|e| e.into_inner()) };
+    let work = || loop {
+        let i = next.fetch_add(1, Ordering::Relaxed);
+        if i >= batch.games {
+            break;
+        }
+        {
+            let mut f = lock();
+            loop {
+                // After a failure only the games before it are played, so that the failure
+                // reported is the batch's first at any thread count.
+                if f.failed.as_ref().is_some_and(|(k, _)| *k < i) {
+                    return;
+                }
+                if i < f.next + WINDOW {
+                    break;
+                }
+                f = done.wait(f).unwrap_or_else(|e| e.into_inner());
             }
-            let seed = game_seed(batch.seed, i);
-            let result = catch_unwind(AssertUnwindSafe(|| {
-                play_one::<G, D>(id, template, players, data, seed, batch.max_actions)
-            }))
-            .unwrap_or_else(|p| Err(format!("panicked: {}", panic_text(p.as_ref()))));
-            if result.is_err() {
-                failed.store(true, Ordering::Relaxed);
+        }
+        let seed = game_seed(batch.seed, i);
+        let result = catch_unwind(AssertUnwindSafe(|| {
+            play_one::<G, D>(id, template, players, data, seed, batch.max_actions)
+        }))
+        .unwrap_or_else(|p| Err(format!("panicked: {}", panic_text(p.as_ref()))));
+        {
+            let mut f = lock();
+            match result {
+                Ok(r) => f.add(i, r),
+                Err(message) => {
+                    if f.failed.as_ref().is_none_or(|(k, _)| i < *k) {
+                        f.failed = Some((i, message));
+                    }
+                }
             }
-            slots.lock().unwrap_or_else(|e| e.into_inner())[(i - start) as usize] = Some(result);
-            progress();
-        };
-        let workers = threads.min((end - start) as usize);
-        std::thread::scope(|scope| {
-            for _ in 1..workers {
-                scope.spawn(work);
-            }
-            work();
+        }
+        done.notify_all();
+        progress();
+    };
+    std::thread::scope(|scope| {
+        for _ in 1..workers {
+            scope.spawn(work);
+        }
+        work();
+    });
+    let fold = fold.into_inner().unwrap_or_else(|e| e.into_inner());
+    if let Some((index, message)) = fold.failed {
+        return Err(SimulateError::Game {
+            index,
+            seed: game_seed(batch.seed, index),
+            message,
         });
-        let slots = slots.into_inner().unwrap_or_else(|e| e.into_inner());
-        if failed.load(Ordering::Relaxed) {
-            let (k, message) = slots
-                .into_iter()
-                .enumerate()
-                .find_map(|(k, r)| match r {
-                    Some(Err(m)) => Some((k, m)),
-                    _ => None,
-                })
-                .expect("a failed game left its error");
-            let index = start + k as u64;
-            return Err(SimulateError::Game {
-                index,
-                seed: game_seed(batch.seed, index),
-                message,
-            });
-        }
-        for r in slots.into_iter().flatten() {
-            tally.add(r.expect("no game failed"));
-        }
-        start = end;
     }
+    debug_assert_eq!(fold.next, batch.games, "every game was folded");
+    let tally = fold.tally;
     Ok(tally.summary(
         &plan.scenario,
         &template.options,
@@ -580,6 +618,31 @@ pub(crate) fn simulate_games<G: Startable, D: Doctrine<G>>(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn results_are_folded_in_the_games_order_whatever_order_they_come_in() {
+        let result = |actions| GameResult {
+            winner: None,
+            level: None,
+            finished: true,
+            actions,
+            stats: Vec::new(),
+        };
+        let mut fold = Fold {
+            tally: Tally::new(2),
+            next: 0,
+            waiting: BTreeMap::new(),
+            failed: None,
+        };
+        let mut seen = Vec::new();
+        for i in [2, 0, 1, 4, 3] {
+            fold.add(i, result(10 + i));
+            seen.push((fold.next, fold.waiting.len()));
+        }
+        assert_eq!(seen, [(0, 1), (1, 1), (3, 0), (3, 1), (5, 0)]);
+        let length = fold.tally.length();
+        assert_eq!((length.min, length.max, length.median), (10, 14, 12));
+    }
 
     #[test]
     fn wilson_intervals_match_published_values() {

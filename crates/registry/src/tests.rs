@@ -255,13 +255,47 @@ fn a_batch_is_the_same_at_any_thread_count() {
         )
         .unwrap()
     };
-    // More games than a chunk, so that chunks are folded in order too.
-    let one = run(CHUNK + 44, 7, &[], 1);
-    assert_eq!(one, run(CHUNK + 44, 7, &[], 3));
-    assert_eq!(one.games, CHUNK + 44);
-    assert_ne!(one, run(CHUNK + 44, 8, &[], 2), "another seed, other games");
+    // More games than the window, so that threads wait for it to move on too.
+    let one = run(WINDOW + 44, 7, &[], 1);
+    assert_eq!(one, run(WINDOW + 44, 7, &[], 3));
+    assert_eq!(one.games, WINDOW + 44);
+    assert_ne!(
+        one,
+        run(WINDOW + 44, 8, &[], 2),
+        "another seed, other games"
+    );
     let searching = [("east".to_string(), spec("mcts:30"))];
     assert_eq!(run(24, 7, &searching, 1), run(24, 7, &searching, 4));
+}
+
+#[test]
+fn a_failing_batch_names_its_first_failed_game_at_any_thread_count() {
+    // `lists-illegal` breaks the toy on purpose: random players soon pick `bid 9`, which is
+    // refused. It is not a listed option, so the plan is made here rather than by `simulate`.
+    let plan = |threads| Plan {
+        scenario: "toy-race/race".into(),
+        setup: toy::setup(0, DiceMode::Seeded, &["lists-illegal"]),
+        seats: vec!["East".into(), "West".into()],
+        players: vec![spec("random"), spec("random")],
+        batch: batch(40, 3, threads),
+    };
+    let d = data();
+    let fail = |threads| {
+        simulate::simulate_games::<toy::Race, ai::NoDoctrine>(
+            "toy-race",
+            &plan(threads),
+            &d,
+            &|| {},
+        )
+        .unwrap_err()
+        .to_string()
+    };
+    let one = fail(1);
+    assert!(one.starts_with("game "), "{one}");
+    assert!(one.contains("`bid 9`, which was refused"), "{one}");
+    for threads in [2, 3] {
+        assert_eq!(fail(threads), one, "on {threads} threads");
+    }
 }
 
 #[test]

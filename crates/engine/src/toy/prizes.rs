@@ -2,33 +2,35 @@
 //! holds a secret.
 //!
 //! East and West each hold the cards 1-5 (or 1-N). Each round a prize card (1-5, drawn by
-//! chance from those left) is shown; both seats bid one of their cards at once, in secret; the higher bid
-//! wins the prize, a tie wins nothing; bids are then shown and the cards are spent. Each seat
+//! chance from those left) is shown; both seats bid one of their cards at once, in secret; the
+//! higher bid wins the prize, a tie wins nothing; bids are then shown and the cards are spent.
+//! Each seat
 //! also has a secret *favour*, a number 1-5 dealt at the start: its prize of that number
 //! counts double for it. After the last round the higher score wins (favours are then shown).
 //!
-//! [`Prizes::determinize`] re-samples the other seat's favour and its bid not yet shown; the
+//! [`Game::determinize`] re-samples the other seat's favour and its bid not yet shown; the
 //! `peek` flag turns that off (a cheating re-sample, to show that the secrecy test can fail).
-//! [`Prizes::evaluate`] scores a game cut short by the lead, counting the prizes left as
+//! [`Game::evaluate`] scores a game cut short by the lead, counting the prizes left as
 //! shared in proportion to the cards in hand; the `blind` flag turns it off.
 
-#![allow(dead_code)]
-
-use engine::{
+use crate::{
     Applied, Board, DataErrors, DataSet, Dice, DiceMode, Facts, Game, Log, Outcome, Pending,
     Rejection, ScenarioInfo, Seat, Setup, Startable, Stat, Viewer,
 };
 use serde::{Deserialize, Serialize};
 
+/// The game's id.
 pub const GAME: &str = "prizes";
-pub const EAST: Seat = Seat(0);
-pub const WEST: Seat = Seat(1);
+pub use super::{EAST, WEST};
+/// The cards of each hand in a game made by [`Prizes::new`].
 pub const CARDS: u8 = 5;
 
+/// The state of a game of prizes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Prizes {
     /// How many cards each hand starts with.
     pub cards: u8,
+    /// The cards in hand, East then West.
     pub hands: [Vec<u8>; 2],
     /// Secret: the prize that counts double for each seat.
     pub favours: [u8; 2],
@@ -38,24 +40,38 @@ pub struct Prizes {
     pub prize: Option<u8>,
     /// Secret until both have bid.
     pub bids: [Option<u8>; 2],
+    /// The prizes won, East then West.
     pub won: [Vec<u8>; 2],
+    /// The dice: the favours and the order of the prizes.
     pub dice: Dice,
+    /// A cheating re-sample: [`Game::determinize`] keeps the other seat's secrets.
     pub peek: bool,
+    /// No evaluation: [`Game::evaluate`] knows nothing (0.5).
     pub blind: bool,
 }
 
+/// Bid this card.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Bid(pub u8);
 
+/// What one viewer sees of a game of prizes.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct PrizesView {
+    /// The cards in hand, East then West (cards are public; the bids are not).
     pub hands: [Vec<u8>; 2],
+    /// Prizes not yet shown.
     pub deck: Vec<u8>,
+    /// The prize bid for now.
     pub prize: Option<u8>,
+    /// Which seats have bid.
     pub committed: [bool; 2],
+    /// The viewer's own bid, once made.
     pub own_bid: Option<u8>,
+    /// The prizes won, East then West.
     pub won: [Vec<u8>; 2],
+    /// The viewer's own favour.
     pub own_favour: Option<u8>,
+    /// Both favours, once the game is over.
     pub favours: Option<[u8; 2]>,
 }
 
@@ -98,6 +114,7 @@ impl Prizes {
         };
     }
 
+    /// `seat`'s score: its prizes, the one of its favour counting double.
     pub fn score(&self, seat: Seat) -> u32 {
         let i = seat.index();
         self.won[i]
@@ -116,13 +133,7 @@ impl Game for Prizes {
     type View = PrizesView;
 
     fn facts(&self) -> Facts {
-        Facts {
-            game: GAME.into(),
-            seats: vec!["East".into(), "West".into()],
-            simultaneous_orders: true,
-            hidden_information: true,
-            chance: true,
-        }
+        super::facts(GAME)
     }
 
     fn action_text(&self, action: &Bid) -> String {
@@ -140,7 +151,7 @@ impl Game for Prizes {
         if self.prize.is_none() {
             return Pending::Over;
         }
-        Pending::Seats(
+        Pending::from_seats(
             [EAST, WEST]
                 .into_iter()
                 .filter(|s| self.bids[s.index()].is_none())
@@ -203,11 +214,7 @@ impl Game for Prizes {
         }
         let (e, w) = (self.score(EAST), self.score(WEST));
         Some(Outcome {
-            winner: match e.cmp(&w) {
-                std::cmp::Ordering::Greater => Some(EAST),
-                std::cmp::Ordering::Less => Some(WEST),
-                std::cmp::Ordering::Equal => None,
-            },
+            winner: super::winner(e, w),
             level: None,
             reason: format!("{e} to {w}"),
         })
@@ -286,7 +293,7 @@ impl Startable for Prizes {
         Ok(vec![ScenarioInfo {
             id: "prizes".into(),
             title: "Prizes".into(),
-            seats: vec!["East".into(), "West".into()],
+            seats: super::SEATS.iter().map(|s| s.to_string()).collect(),
             options: Vec::new(),
         }])
     }
@@ -296,6 +303,7 @@ impl Startable for Prizes {
     }
 }
 
+/// The set-up of a game of seed `seed`.
 pub fn setup(seed: u64) -> Setup {
     Setup {
         scenario: "prizes".into(),
@@ -306,6 +314,7 @@ pub fn setup(seed: u64) -> Setup {
     }
 }
 
+/// The game's data: none.
 pub fn data() -> DataSet {
     DataSet::from_files(Vec::<(&str, &str)>::new())
 }
