@@ -34,12 +34,7 @@ impl engine::Game for State {
     }
 
     fn pending(&self) -> Pending {
-        let seats = self.pending_seats();
-        if seats.is_empty() {
-            Pending::Over
-        } else {
-            Pending::Seats(seats)
-        }
+        Pending::from_seats(self.pending_seats())
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<Action> {
@@ -105,11 +100,7 @@ impl engine::Game for State {
     /// what every seat sees (losses are public). A finished game is 1, 0.5 or 0.
     fn evaluate(&self, seat: Seat) -> f64 {
         if let Some(o) = &self.outcome {
-            return match o.winner {
-                Some(w) if w == seat => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            };
+            return o.score(seat);
         }
         let enemy = self.battle.enemy(seat);
         let (mine, theirs) = (self.losses(seat), self.losses(enemy));
@@ -184,25 +175,8 @@ impl Startable for State {
     }
 
     fn start(setup: &Setup, data: &DataSet) -> Result<Self, DataErrors> {
-        let bad = |m: String| {
-            DataErrors(vec![engine::DataError {
-                file: "(command line)".into(),
-                line: None,
-                message: m,
-            }])
-        };
-        if !BATTLES.contains(&setup.scenario.as_str()) {
-            return Err(bad(format!(
-                "unknown scenario `{}`; valid: {}",
-                setup.scenario,
-                BATTLES
-                    .iter()
-                    .map(|b| format!("crusades-ii/{b}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
-        }
-        let options = Options::parse(&setup.options).map_err(bad)?;
+        setup.check_scenario("crusades-ii", &BATTLES)?;
+        let options = Options::parse(&setup.options).map_err(DataErrors::command_line)?;
         let battle = scenario::load(data, &setup.scenario)?;
         let mut state = State::new(battle, options, Dice::new(setup.seed, setup.dice));
         if let Some(text) = &setup.position {

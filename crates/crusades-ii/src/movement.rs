@@ -117,6 +117,7 @@ impl Search {
 
     /// Records a way into state `s` at cost `c` from entry `e`, if within the budget and
     /// cheaper than any found before (ties keep the first found).
+    #[inline(always)]
     fn relax(&mut self, s: usize, c: u32, e: u16) {
         if c <= self.budget && c < u32::from(self.cost[s]) {
             let hex = s / STATES_PER_HEX;
@@ -135,14 +136,6 @@ impl Search {
         let first = self.turns_done[w] & bit == 0;
         self.turns_done[w] |= bit;
         first
-    }
-
-    /// Gives back the emptied list of bucket `c` (taken to be walked) for reuse.
-    fn recycle(&mut self, c: usize, mut list: Vec<u32>) {
-        if self.buckets[c].is_empty() {
-            list.clear();
-            self.buckets[c] = list;
-        }
     }
 
     /// The hexes with a reached state, in grid index order.
@@ -457,8 +450,10 @@ impl State {
         }
         let mut c = 0;
         while c <= lim.budget as usize {
-            let here = std::mem::take(&mut search.buckets[c]);
-            for &s in &here {
+            // Bucket `c` grows while it is walked (free turns cost nothing).
+            let mut k = 0;
+            while let Some(&s) = search.buckets[c].get(k) {
+                k += 1;
                 let s = s as usize;
                 if search.cost[s] as usize != c {
                     continue; // reached more cheaply since
@@ -473,14 +468,9 @@ impl State {
                 }
                 // 6.15: one free change of facing; every further one costs 1 MP.
                 if lim.can_turn && (!turned || search.first_paid_turns(i)) {
-                    for v in Vertex::ALL {
-                        if v != f {
-                            search.relax(
-                                state(i, v, true),
-                                c as u32 + if turned { 2 } else { 0 },
-                                e,
-                            );
-                        }
+                    let cost = c as u32 + if turned { 2 } else { 0 };
+                    for v in Vertex::ALL.into_iter().filter(|&v| v != f) {
+                        search.relax(state(i, v, true), cost, e);
                     }
                 }
                 let moved_off = Some(i) != start;
@@ -518,10 +508,8 @@ impl State {
                     }
                 }
             }
-            search.recycle(c, here);
-            if search.buckets[c].is_empty() {
-                c += 1;
-            }
+            search.buckets[c].clear();
+            c += 1;
         }
         let hexes: Vec<usize> = search.reached_hexes().collect();
         let mut best: Vec<Destination> = Vec::with_capacity(hexes.len() * 6);
@@ -600,7 +588,18 @@ impl State {
         let enemy = self.battle.enemy(side);
         let unit = self.unit(u);
         let from_map = lim.start != OFF_MAP;
-        let dist = |h: Hex| sit.distance_to(self, enemy, h);
+        // Destinations come hex by hex, a facing each: a hex's distance is looked up once
+        // (`OFF_MAP`'s is `u32::MAX`, as the situation says of any hex off the map).
+        let last = std::cell::Cell::new((OFF_MAP, u32::MAX));
+        let dist = |h: Hex| {
+            let (at, d) = last.get();
+            if at == h {
+                return d;
+            }
+            let d = sit.distance_to(self, enemy, h);
+            last.set((h, d));
+            d
+        };
         let d0 = if from_map { dist(lim.start) } else { u32::MAX };
         let moved = |d: &Destination| d.hex != lim.start;
         if unit.routed {

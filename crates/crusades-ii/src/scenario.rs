@@ -1526,52 +1526,18 @@ fn roll_table(
     }
 }
 
+/// Reads a hex list ([`engine::hex_list`]) into the grid's hexes.
 fn expand_hexes(
     list: &[String],
-    layout: Layout,
     grid: &Grid,
     file: &str,
     what: &str,
     errors: &mut DataErrors,
 ) -> Vec<Hex> {
-    let mut out = Vec::new();
-    for item in list {
-        let (a, b) = match item.split_once("..") {
-            Some((a, b)) => (a, b),
-            None => (item.as_str(), item.as_str()),
-        };
-        let (Ok(a), Ok(b)) = (a.trim().parse::<HexId>(), b.trim().parse::<HexId>()) else {
-            errors.push(
-                file,
-                None,
-                format!(
-                    "{what}: `{item}` is not a hex id like 1203 or a column run like 1203..1208"
-                ),
-            );
-            continue;
-        };
-        if a.col != b.col || a.row > b.row {
-            errors.push(
-                file,
-                None,
-                format!("{what}: `{item}`: a run stays in one column and runs north to south"),
-            );
-            continue;
-        }
-        for row in a.row..=b.row {
-            let h = layout.to_hex(HexId { col: a.col, row });
-            if grid.contains(h) {
-                out.push(h);
-            } else {
-                errors.push(
-                    file,
-                    None,
-                    format!("{what}: hex {:02}{:02} is not on the map", a.col, row),
-                );
-            }
-        }
-    }
-    out
+    engine::hex_list(grid, list, file, what, errors)
+        .into_iter()
+        .filter_map(|id| grid.hex_of(id))
+        .collect()
 }
 
 fn check_map(
@@ -1628,7 +1594,6 @@ fn check_map(
         let t = terrain_index(&g.terrain, errors);
         for h in expand_hexes(
             &g.hexes,
-            layout,
             &grid,
             file,
             &format!("terrain {}", g.terrain),
@@ -1649,7 +1614,6 @@ fn check_map(
         }
         for h in expand_hexes(
             &g.hexes,
-            layout,
             &grid,
             file,
             &format!("elevation {}", g.level),
@@ -1661,29 +1625,7 @@ fn check_map(
         }
     }
     let side_of = |text: &str, errors: &mut DataErrors| -> Option<Hexside> {
-        let (a, b) = text.split_once('/')?;
-        let (Ok(a), Ok(b)) = (a.trim().parse::<HexId>(), b.trim().parse::<HexId>()) else {
-            errors.push(
-                file,
-                None,
-                format!("hexside `{text}`: not two hex ids like 1203/1204"),
-            );
-            return None;
-        };
-        let (a, b) = (layout.to_hex(a), layout.to_hex(b));
-        if !grid.contains(a) || !grid.contains(b) {
-            errors.push(file, None, format!("hexside `{text}` is not on the map"));
-            return None;
-        }
-        let side = Hexside::between(a, b);
-        if side.is_none() {
-            errors.push(
-                file,
-                None,
-                format!("hexside `{text}`: the two hexes are not adjacent"),
-            );
-        }
-        side
+        engine::hexside(&grid, text, file, "hexside", errors)
     };
     let mut features = HashMap::new();
     for g in &mf.hexside {
@@ -1738,7 +1680,7 @@ fn check_map(
             );
             continue;
         };
-        let chain = expand_hexes(&r.hexes, layout, &grid, file, "road", errors);
+        let chain = expand_hexes(&r.hexes, &grid, file, "road", errors);
         for w in chain.windows(2) {
             match Hexside::between(w[0], w[1]) {
                 Some(s) => {
@@ -1767,14 +1709,7 @@ fn check_map(
         .label
         .iter()
         .filter_map(|l| {
-            let h = expand_hexes(
-                std::slice::from_ref(&l.hex),
-                layout,
-                &grid,
-                file,
-                "label",
-                errors,
-            );
+            let h = expand_hexes(std::slice::from_ref(&l.hex), &grid, file, "label", errors);
             h.first().map(|h| (*h, l.text.clone()))
         })
         .collect();
@@ -1784,14 +1719,7 @@ fn check_map(
         audit_row(audit, file, format!("area {name}"), &a.provenance);
         areas.insert(
             name.clone(),
-            expand_hexes(
-                &a.hexes,
-                layout,
-                &grid,
-                file,
-                &format!("area {name}"),
-                errors,
-            ),
+            expand_hexes(&a.hexes, &grid, file, &format!("area {name}"), errors),
         );
     }
     let mut side_feature = vec![[None; 6]; grid.len()];

@@ -173,7 +173,10 @@ impl State {
     fn movement_actions(&self, out: &mut Vec<Action>) {
         if let Some(p) = self.selected {
             match &self.selected_moves {
-                Some(moves) => out.extend(moves.iter().cloned()),
+                Some(moves) => {
+                    out.reserve_exact(moves.len() + 1);
+                    out.extend(moves.iter().cloned());
+                }
                 None => out.extend(self.moves_of(p)),
             }
             out.push(Action::Deselect);
@@ -276,7 +279,9 @@ impl State {
         };
         let top = mate.is_none_or(|m| self.def(u).stacked_over == Some(m));
         if top {
-            for d in self.destinations_in(u, false, sit) {
+            let dests = self.destinations_in(u, false, sit);
+            out.reserve(dests.len());
+            for d in dests {
                 out.push(Action::Move {
                     unit: u,
                     alone: false,
@@ -287,7 +292,9 @@ impl State {
             }
         }
         if mate.is_some() {
-            for d in self.destinations_in(u, true, sit) {
+            let dests = self.destinations_in(u, true, sit);
+            out.reserve(dests.len());
+            for d in dests {
                 out.push(Action::Move {
                     unit: u,
                     alone: true,
@@ -456,6 +463,16 @@ impl State {
                 }
                 _ => {}
             }
+        }
+        if let Action::Fire { unit, target } = action {
+            // The same test as `legal` lists fire with (9.1), for this unit alone.
+            return self.tasks.is_empty()
+                && matches!(self.phase, Phase::DefensiveFire | Phase::OffensiveFire)
+                && self.pending_seats().contains(&seat)
+                && self.battle.units.get(*unit as usize).is_some()
+                && self.side(*unit) == seat
+                && self.hex(*unit).is_some()
+                && self.fire_targets(*unit).contains(target);
         }
         let legal = self.legal(seat);
         match action {
@@ -732,7 +749,7 @@ impl State {
 
     /// Selects a counter to move next, working out its moves once.
     fn select(&mut self, p: Pick) {
-        self.selected_moves = Some(self.moves_of(p).into());
+        self.selected_moves = Some(std::sync::Arc::new(self.moves_of(p)));
         self.selected = Some(p);
     }
 

@@ -373,7 +373,7 @@ pub struct State {
     /// change them before it moves or is put back. Not part of the serialised state (it
     /// follows from the rest); a re-sampled state drops it ([`engine::Game::determinize`]).
     #[serde(skip)]
-    pub selected_moves: Option<Arc<[crate::action::Action]>>,
+    pub selected_moves: Option<Arc<Vec<crate::action::Action>>>,
     /// The result, once over.
     pub outcome: Option<engine::Outcome>,
 }

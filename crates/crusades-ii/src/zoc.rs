@@ -132,10 +132,20 @@ impl State {
 pub struct Situation {
     /// The owner of the combat units in each hex.
     pub occupant: Vec<Option<Seat>>,
-    /// `zoc[s][i]`: hex `i` lies in a ZOC of seat `s`'s units.
-    zoc: [OnceCell<Vec<bool>>; 2],
-    /// `near[s][i]`: distance from hex `i` to the nearest combat unit of seat `s` on the map.
-    near: [OnceCell<Vec<u32>>; 2],
+    /// The zones and distances of each seat's units (`sides[s]`), shared with every
+    /// situation whose units of that seat stand the same ([`SideCache`]).
+    sides: [OnceCell<Rc<SideAnalysis>>; 2],
+}
+
+/// What the map analysis asks about one side's units alone: they depend only on where that
+/// side's units stand, their facings and routs, so that they outlive moves of the other
+/// side (in a Movement Phase the enemy's stay put while the phasing player's move).
+#[derive(Default)]
+struct SideAnalysis {
+    /// `zoc[i]`: hex `i` lies in a ZOC of the side's units.
+    zoc: OnceCell<Vec<bool>>,
+    /// `near[i]`: distance from hex `i` to the nearest combat unit of the side on the map.
+    near: OnceCell<Vec<u32>>,
 }
 
 impl Situation {
@@ -148,14 +158,23 @@ impl Situation {
         Self::index(state, h).and_then(|i| self.occupant[i])
     }
 
+    /// The analysis of `side`'s units (from the thread's cache when they stand as before).
+    fn side(&self, state: &State, side: Seat) -> &SideAnalysis {
+        self.sides[side.index()].get_or_init(|| state.side_analysis(side))
+    }
+
     /// Whether each hex (by grid index) lies in a ZOC of `side`'s units.
     pub fn zoc(&self, state: &State, side: Seat) -> &[bool] {
-        self.zoc[side.index()].get_or_init(|| state.zoc_of(side))
+        self.side(state, side)
+            .zoc
+            .get_or_init(|| state.zoc_of(side))
     }
 
     /// Each hex's distance (by grid index) to the nearest combat unit of `side` on the map.
     pub fn near(&self, state: &State, side: Seat) -> &[u32] {
-        self.near[side.index()].get_or_init(|| state.distances_to(side))
+        self.side(state, side)
+            .near
+            .get_or_init(|| state.distances_to(side))
     }
 
     /// Whether a hex lies in a ZOC of `side`'s units.
@@ -185,25 +204,79 @@ struct SituationCache {
 /// How many situations a thread keeps.
 const CACHED_SITUATIONS: usize = 4;
 
+/// The analyses of one side's units worked out lately on this thread, by the battle, the
+/// side and its units' places, facings and routs (all a [`SideAnalysis`] depends on): a
+/// move of one side leaves the other's as it was.
+#[derive(Default)]
+struct SideCache {
+    /// (battle, key, analysis), the newest last; the key begins with the side; the battle
+    /// is held weakly as in [`SituationCache`].
+    entries: Vec<(Weak<Battle>, Vec<u32>, Rc<SideAnalysis>)>,
+}
+
+/// How many side analyses a thread keeps.
+const CACHED_SIDES: usize = 4;
+
 thread_local! {
     static SITUATIONS: RefCell<SituationCache> = RefCell::new(SituationCache::default());
+    static SIDES: RefCell<SideCache> = RefCell::new(SideCache::default());
 }
 
 impl State {
+    /// How a unit stands, for the caches' keys: its place, facing and rout.
+    fn standing(&self, u: &crate::state::Unit) -> u32 {
+        let place = match u.loc {
+            crate::state::Loc::Waiting => 0,
+            crate::state::Loc::Eliminated => 1,
+            crate::state::Loc::Map(h) => self.battle.map.grid.index(h).map_or(2, |i| i as u32 + 3),
+        };
+        place << 4 | u32::from(u.facing.index()) << 1 | u32::from(u.routed)
+    }
+
     /// What a [`Situation`] depends on, exactly: each unit's place, facing and rout.
     fn situation_key(&self) -> Vec<u32> {
-        let grid = &self.battle.map.grid;
-        self.units
-            .iter()
-            .map(|u| {
-                let place = match u.loc {
-                    crate::state::Loc::Waiting => 0,
-                    crate::state::Loc::Eliminated => 1,
-                    crate::state::Loc::Map(h) => grid.index(h).map_or(2, |i| i as u32 + 3),
-                };
-                place << 4 | u32::from(u.facing.index()) << 1 | u32::from(u.routed)
-            })
+        self.units.iter().map(|u| self.standing(u)).collect()
+    }
+
+    /// What a [`SideAnalysis`] of `side` depends on, exactly: the side, then the place,
+    /// facing and rout of each of its units.
+    fn side_key(&self, side: Seat) -> Vec<u32> {
+        std::iter::once(side.index() as u32)
+            .chain(
+                self.units
+                    .iter()
+                    .zip(&self.battle.units)
+                    .filter(|(_, d)| d.side == side)
+                    .map(|(u, _)| self.standing(u)),
+            )
             .collect()
+    }
+
+    /// The analysis of `side`'s units now, shared ([`SideCache`]).
+    fn side_analysis(&self, side: Seat) -> Rc<SideAnalysis> {
+        let battle = Arc::as_ptr(&self.battle);
+        let key = self.side_key(side);
+        SIDES.with(|cache| {
+            let mut cache = cache.borrow_mut();
+            if let Some(k) = cache
+                .entries
+                .iter()
+                .position(|(b, k, _)| b.as_ptr() == battle && b.strong_count() > 0 && *k == key)
+            {
+                let entry = cache.entries.remove(k);
+                let analysis = Rc::clone(&entry.2);
+                cache.entries.push(entry);
+                return analysis;
+            }
+            let analysis = Rc::new(SideAnalysis::default());
+            if cache.entries.len() >= CACHED_SIDES {
+                cache.entries.remove(0);
+            }
+            cache
+                .entries
+                .push((Arc::downgrade(&self.battle), key, Rc::clone(&analysis)));
+            analysis
+        })
     }
 
     /// The [`Situation`] now (shared: recently worked out ones are kept, see
@@ -234,6 +307,17 @@ impl State {
         })
     }
 
+    /// The [`Situation`] now worked out afresh, its zones and distances too, none of it
+    /// taken from the thread's caches: the plain computation that the caches stand for
+    /// (tests compare the two).
+    pub fn fresh_situation(&self) -> Situation {
+        let sit = self.work_out_situation();
+        for side in &sit.sides {
+            side.get_or_init(Rc::default);
+        }
+        sit
+    }
+
     /// Works the [`Situation`] out from the units (its zones and distances when asked).
     fn work_out_situation(&self) -> Situation {
         let grid = &self.battle.map.grid;
@@ -245,8 +329,7 @@ impl State {
         }
         Situation {
             occupant,
-            zoc: Default::default(),
-            near: Default::default(),
+            sides: Default::default(),
         }
     }
 

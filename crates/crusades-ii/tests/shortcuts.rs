@@ -1,7 +1,8 @@
 //! The shortcuts taken for speed give the same answers as the plain rules they stand for, in
 //! the positions of random games: the end-of-movement check that stops at the first unit
-//! found able to move, a leader's moves searched on the map's dense tables, and set-up
-//! actions checked without listing every one.
+//! found able to move, a leader's moves searched on the map's dense tables, set-up
+//! actions and fire checked without listing every one, and the map analysis (zones of
+//! control, distances to the enemy) kept from one decision to the next.
 
 mod common;
 
@@ -66,9 +67,27 @@ fn check_setup(s: &State, seat: engine::Seat, legal: &[Action]) {
     }
 }
 
+/// Fire of every unit at every hex holding a unit: accepted exactly when it is listed (the
+/// check of one fire action looks at the firing unit alone).
+fn check_fire(s: &State, seat: engine::Seat, legal: &[Action]) {
+    let hexes: Vec<Hex> = s.unit_ids().filter_map(|u| s.hex(u)).collect();
+    for unit in s.unit_ids() {
+        for &target in &hexes {
+            let a = Action::Fire { unit, target };
+            assert_eq!(
+                s.is_legal(seat, &a),
+                legal.contains(&a),
+                "{}: `{}`",
+                s.battle.id,
+                s.action_text(&a)
+            );
+        }
+    }
+}
+
 #[test]
 fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
-    let mut checked = [0usize; 3];
+    let mut checked = [0usize; 5];
     for scenario in ["hattin", "hab", "nicopolis", "tannenburg"] {
         let advanced = [
             "advanced-sequence",
@@ -105,6 +124,32 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
                         checked[2] += 1;
                     }
                 }
+                if matches!(s.phase, Phase::DefensiveFire | Phase::OffensiveFire)
+                    && s.tasks.is_empty()
+                {
+                    check_fire(&s, seat, &legal);
+                    checked[4] += 1;
+                }
+                // The map analysis kept between decisions (the situation and each side's
+                // zones and distances) is what a fresh computation finds.
+                let (kept, fresh) = (s.situation(), s.fresh_situation());
+                assert_eq!(
+                    kept.occupant, fresh.occupant,
+                    "{scenario} seed {seed} ply {plies}"
+                );
+                for side in [engine::Seat(0), engine::Seat(1)] {
+                    assert_eq!(
+                        kept.zoc(&s, side),
+                        fresh.zoc(&s, side),
+                        "{scenario} seed {seed} ply {plies}: zones of control of {side:?}"
+                    );
+                    assert_eq!(
+                        kept.near(&s, side),
+                        fresh.near(&s, side),
+                        "{scenario} seed {seed} ply {plies}: distances to {side:?}"
+                    );
+                }
+                checked[3] += 1;
                 rng ^= rng << 13;
                 rng ^= rng >> 7;
                 rng ^= rng << 17;
