@@ -306,10 +306,10 @@ impl Action {
             [id, rest @ ..] => {
                 if let Some(f) = s.fleet(id) {
                     let order = match rest {
-                        ["move", path @ ..] if !path.is_empty() => FleetOrder::Move { path: hexes(path)? },
+                        ["move", path @ ..] if !path.is_empty() => FleetOrder::Move { path: hexes(path)?.into() },
                         ["transport", cargo, path @ ..] if !path.is_empty() => FleetOrder::Transport {
                             cargo: cargo.split('+').map(leader).collect::<Result<Vec<_>, _>>()?,
-                            path: hexes(path)?,
+                            path: hexes(path)?.into(),
                         },
                         ["blockade"] => FleetOrder::Blockade,
                         ["no-order"] => FleetOrder::NoOrder,
@@ -344,10 +344,10 @@ impl Action {
                 }
                 let order = match rest {
                     ["move", path @ .., "leave", n] if !path.is_empty() => Order::Move {
-                        path: places(path)?,
+                        path: places(path)?.into(),
                         leave: n.parse().map_err(|_| format!("`{n}` is not a number of ASPs"))?,
                     },
-                    ["move", path @ ..] if !path.is_empty() => Order::Move { path: places(path)?, leave: 0 },
+                    ["move", path @ ..] if !path.is_empty() => Order::Move { path: places(path)?.into(), leave: 0 },
                     ["with", other] => Order::With { leader: leader(other)? },
                     ["defend"] => Order::Defend,
                     ["full-siege"] => Order::FullSiege,
@@ -359,6 +359,15 @@ impl Action {
                 Ok(Action::Order { leader: l, order })
             }
         }
+    }
+}
+
+/// `Ok` when the rule allows the action, otherwise the reason it is refused.
+fn allow(allowed: bool, why: &str) -> Result<(), String> {
+    if allowed {
+        Ok(())
+    } else {
+        Err(why.into())
     }
 }
 
@@ -446,31 +455,28 @@ impl State {
     /// outranks him (otherwise rank alone decides, 8.0 G).
     fn designable(&self, side: Side) -> Vec<usize> {
         let book = self.book(side);
-        (0..self.leaders.len())
-            .filter(|&l| {
-                let Some(place) = self.leaders[l].place else {
-                    return false;
-                };
-                if self.leaders[l].status != Status::Active
-                    || self.side_of(l) != side
-                    || !neutrals::may_order(self, l)
-                    || book.command.contains(&l)
-                {
+        // The side's leaders on the map with their places and ranks, gathered once.
+        let present: Vec<(usize, Place, crate::scenario::Rank)> = (0..self.leaders.len())
+            .filter(|&o| self.leaders[o].status == Status::Active && self.side_of(o) == side)
+            .filter_map(|o| Some((o, self.leaders[o].place?, self.scenario.leaders[o].rank)))
+            .collect();
+        present
+            .iter()
+            .filter(|&&(l, place, rank)| {
+                if !neutrals::may_order(self, l) || book.command.contains(&l) {
                     return false;
                 }
-                let rank = self.scenario.leaders[l].rank;
-                let others: Vec<usize> = self
-                    .side_leaders_at(side, place)
-                    .into_iter()
-                    .filter(|&o| o != l)
-                    .collect();
-                others
+                let mut others = present
                     .iter()
-                    .all(|&o| self.scenario.leaders[o].rank >= rank)
-                    && others
-                        .iter()
-                        .any(|&o| self.scenario.leaders[o].rank == rank)
+                    .filter(|&&(o, p, _)| o != l && p == place)
+                    .map(|&(_, _, r)| r);
+                let mut same = false;
+                others.all(|r| {
+                    same |= r == rank;
+                    r >= rank
+                }) && same
             })
+            .map(|&(l, _, _)| l)
             .collect()
     }
 
@@ -586,10 +592,9 @@ impl State {
             Phase::Orders => {
                 let mut out = Vec::new();
                 let book = self.book(side);
-                // Leaders of one place reach the same places: one search per place.
-                let mut reach: std::collections::BTreeMap<Place, Vec<(Place, Vec<Place>)>> =
-                    std::collections::BTreeMap::new();
-                for l in self.orderable(side) {
+                let allowance = movement::allowance(self, side);
+                let orderable = self.orderable(side);
+                for &l in &orderable {
                     for order in self.fixed_orders(side, l) {
                         out.push(Action::Order { leader: l, order });
                     }
@@ -597,11 +602,13 @@ impl State {
                         continue;
                     }
                     let place = self.leaders[l].place.expect("active");
-                    let reached = reach.entry(place).or_insert_with(|| {
-                        movement::reachable(self, place, movement::allowance(self, side))
-                    });
+                    let reached = movement::reachable(self, place, allowance);
+                    // Every place reached is another than his own: only a disrupted leader
+                    // has destinations to refuse (9.6 E).
+                    let disrupted = self.leaders[l].disrupted;
+                    out.reserve(reached.len());
                     for (dest, path) in reached.iter() {
-                        if self.destination_ok(side, l, *dest) {
+                        if !disrupted || self.destination_ok(side, l, *dest) {
                             out.push(Action::Order {
                                 leader: l,
                                 order: Order::Move {
@@ -612,20 +619,14 @@ impl State {
                         }
                     }
                 }
-                // Fleets of one hex reach the same hexes: one search per hex.
-                let mut sea: std::collections::BTreeMap<
-                    hexgrid::HexId,
-                    Vec<(hexgrid::HexId, Vec<hexgrid::HexId>)>,
-                > = std::collections::BTreeMap::new();
+                let ports = self.friendly_ports(side);
                 for f in self.orderable_fleets(side) {
                     let Some(hex) = self.fleets[f].hex else {
                         continue;
                     };
-                    let reached = sea
-                        .entry(hex)
-                        .or_insert_with(|| naval::reachable(self, hex));
+                    let reached = naval::reachable(self, hex);
                     out.extend(
-                        self.fleet_orders(side, f, reached)
+                        self.fleet_orders(side, f, &reached, &orderable, &ports)
                             .into_iter()
                             .map(|order| Action::Fleet { fleet: f, order }),
                     );
@@ -691,12 +692,19 @@ impl State {
 
     /// The cargo a transport order from `hex` would carry: the seat's unordered leaders there
     /// (inside or outside), in order, while they fit (12.5.1-12.5.2).
-    fn greedy_cargo(&self, side: Side, fleet: usize, hex: hexgrid::HexId) -> Vec<usize> {
+    /// `orderable` is [`State::orderable`] for `side`.
+    fn greedy_cargo(
+        &self,
+        side: Side,
+        fleet: usize,
+        hex: hexgrid::HexId,
+        orderable: &[usize],
+    ) -> Vec<usize> {
         let cap = naval::capacity(self.fleets[fleet].strength);
         let book = self.book(side);
         let mut load = 0;
         let mut out = Vec::new();
-        for l in self.orderable(side) {
+        for &l in orderable {
             let p = self.leaders[l].place.expect("active");
             if p.hex != hex || book.carrier(l).is_some() || self.leaders[l].must_besiege.is_some() {
                 continue;
@@ -709,12 +717,26 @@ impl State {
         out
     }
 
-    /// The Crusades 5.2, 5.5, 12.2.3, 12.3, 12.5: the orders a fleet may be given.
+    /// The hexes of `side`'s friendly ports ([`naval::friendly_port`]).
+    fn friendly_ports(&self, side: Side) -> Vec<hexgrid::HexId> {
+        self.scenario
+            .map
+            .sites
+            .iter()
+            .filter(|site| naval::friendly_port(self, side, site.hex))
+            .map(|site| site.hex)
+            .collect()
+    }
+
+    /// The Crusades 5.2, 5.5, 12.2.3, 12.3, 12.5: the orders a fleet may be given, given the
+    /// hexes it reaches, [`State::orderable`] and [`State::friendly_ports`] for `side`.
     fn fleet_orders(
         &self,
         side: Side,
         f: usize,
-        reached: &[(hexgrid::HexId, Vec<hexgrid::HexId>)],
+        reached: &[(hexgrid::HexId, crate::orders::Path<hexgrid::HexId>)],
+        orderable: &[usize],
+        ports: &[hexgrid::HexId],
     ) -> Vec<FleetOrder> {
         let Some(hex) = self.fleets[f].hex else {
             return Vec::new();
@@ -725,19 +747,20 @@ impl State {
             out.push(FleetOrder::Blockade);
         }
         let carrying = !naval::aboard(self, f).is_empty();
-        let cargo = if naval::friendly_port(self, side, hex) {
-            self.greedy_cargo(side, f, hex)
+        let cargo = if ports.contains(&hex) {
+            self.greedy_cargo(side, f, hex, orderable)
         } else {
             Vec::new()
         };
-        for (dest, path) in reached.iter().cloned() {
-            if naval::friendly_port(self, side, dest) || (carrying && naval::may_land(self, dest)) {
+        for (dest, path) in reached {
+            let dest = *dest;
+            if ports.contains(&dest) || (carrying && naval::may_land(self, dest)) {
                 out.push(FleetOrder::Move { path: path.clone() });
             }
             if !cargo.is_empty() && naval::may_land(self, dest) {
                 out.push(FleetOrder::Transport {
                     cargo: cargo.clone(),
-                    path,
+                    path: path.clone(),
                 });
             }
         }
@@ -758,41 +781,21 @@ impl State {
                         "that city is not the one whose surrender is asked now (10.4.2)".into(),
                     );
                 }
-                if crate::siege::terms_allowed(self).contains(terms) {
-                    Ok(())
-                } else {
-                    Err("the defenders have no city or castle of their side to march out to; only captivity may be asked (10.4.2)".into())
-                }
+                allow(crate::siege::terms_allowed(self).contains(terms), "the defenders have no city or castle of their side to march out to; only captivity may be asked (10.4.2)")
             }
             (Phase::SurrenderAnswer(_), Action::Surrender | Action::Refuse) => Ok(()),
             (Phase::OfferAnswer(_), Action::Accept | Action::Refuse) => Ok(()),
             (Phase::Parley(_), Action::Offer { offer }) => {
-                if crate::captives::offer_ok(self, side, offer) {
-                    Ok(())
-                } else {
-                    Err("an exchange gives a prisoner this side holds for one of its leaders the other side holds; a ransom turns over a city or castle this side controls, empty of its forces and not besieged; the leader must have somewhere to return to (9.7.6)".into())
-                }
+                allow(crate::captives::offer_ok(self, side, offer), "an exchange gives a prisoner this side holds for one of its leaders the other side holds; a ransom turns over a city or castle this side controls, empty of its forces and not besieged; the leader must have somewhere to return to (9.7.6)")
             }
             (Phase::Parley(_), Action::Kill { leader }) => {
-                if crate::captives::prisoners_of(self, side).contains(leader) {
-                    Ok(())
-                } else {
-                    Err("only a prisoner this side holds may be put to death (9.7.6 F)".into())
-                }
+                allow(crate::captives::prisoners_of(self, side).contains(leader), "only a prisoner this side holds may be put to death (9.7.6 F)")
             }
             (Phase::Orders, Action::Losses { leader }) => {
-                if self.loss_nameable(side).contains(leader) {
-                    Ok(())
-                } else {
-                    Err("the loss order names each active leader of this side once (6.4.5 B, 9.5 D)".into())
-                }
+                allow(self.loss_nameable(side).contains(leader), "the loss order names each active leader of this side once (6.4.5 B, 9.5 D)")
             }
             (Phase::Assassination(_), Action::Assassinate { leader }) => {
-                if crate::events::targets(self, side).contains(leader) {
-                    Ok(())
-                } else {
-                    Err("only an enemy leader on the map may be the target (14.2)".into())
-                }
+                allow(crate::events::targets(self, side).contains(leader), "only an enemy leader on the map may be the target (14.2)")
             }
             (
                 Phase::Arrival(_),
@@ -804,18 +807,10 @@ impl State {
                 if self.arrivals.first() != Some(reinforcement) {
                     return Err("that group of reinforcements is not the one entering now".into());
                 }
-                if self.entry_hexes(*reinforcement).contains(place) {
-                    Ok(())
-                } else {
-                    Err("it enters at its printed place, or one of the hexes 16.4.1-16.4.2 allow it".into())
-                }
+                allow(self.entry_hexes(*reinforcement).contains(place), "it enters at its printed place, or one of the hexes 16.4.1-16.4.2 allow it")
             }
             (Phase::Orders, Action::Command { leader }) => {
-                if self.designable(side).contains(leader) {
-                    Ok(())
-                } else {
-                    Err("only a leader of the highest rank in his place, with another of that rank beside him, is designated commander, once (8.0 G-H)".into())
-                }
+                allow(self.designable(side).contains(leader), "only a leader of the highest rank in his place, with another of that rank beside him, is designated commander, once (8.0 G-H)")
             }
             (Phase::Orders, Action::Take { leader, asps }) => {
                 if *leader >= self.leaders.len() {
@@ -843,11 +838,7 @@ impl State {
                         || book.losses.contains(index)
                         || book.escort.values().any(|g| g == index)
                 };
-                if has {
-                    Ok(())
-                } else {
-                    Err("there is no written order to cancel".into())
-                }
+                allow(has, "there is no written order to cancel")
             }
             (Phase::Orders, Action::Order { leader, order }) => {
                 if *leader >= self.leaders.len() || !self.orderable(side).contains(leader) {
@@ -881,11 +872,7 @@ impl State {
                         Ok(())
                     }
                     o => {
-                        if self.fixed_orders(side, *leader).contains(o) {
-                            Ok(())
-                        } else {
-                            Err("that order is not allowed for him now (5.4: 5 ASPs to defend; 10.3.2: besiege only from the hex outside an enemy city; 9.6 E: not while disrupted; 10.3.3: no staying beside an enemy city without a siege order)".into())
-                        }
+                        allow(self.fixed_orders(side, *leader).contains(o), "that order is not allowed for him now (5.4: 5 ASPs to defend; 10.3.2: besiege only from the hex outside an enemy city; 9.6 E: not while disrupted; 10.3.3: no staying beside an enemy city without a siege order)")
                     }
                 }
             }

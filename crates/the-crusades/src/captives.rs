@@ -503,6 +503,14 @@ mod tests {
             .clone()
     }
 
+    /// Guy taken by the Saracens at 1823, Kara-Kush by the Crusaders at 1618 (held in Tyre).
+    fn capture_guy_and_kara_kush(s: &mut State, log: &mut Log) {
+        let guy = s.scenario.leader("guy").unwrap();
+        let kk = s.scenario.leader("kara-kush").unwrap();
+        capture(s, log, guy, Side::Saracens, "1823".parse().unwrap());
+        capture(s, log, kk, Side::Crusaders, "1618".parse().unwrap());
+    }
+
     fn site(s: &State, name: &str) -> usize {
         s.scenario.map.site_named(name).unwrap()
     }
@@ -517,20 +525,7 @@ mod tests {
         let kk = s.scenario.leader("kara-kush").unwrap();
         let retinue = s.leaders[guy].asps;
         let mut log = Log::recording();
-        capture(
-            &mut s,
-            &mut log,
-            guy,
-            Side::Saracens,
-            "1823".parse().unwrap(),
-        );
-        capture(
-            &mut s,
-            &mut log,
-            kk,
-            Side::Crusaders,
-            "1618".parse().unwrap(),
-        );
+        capture_guy_and_kara_kush(&mut s, &mut log);
         assert!(s.leaders[guy].held.is_some());
         assert_eq!(s.leaders[kk].held, Some(site(&s, "Tyre")));
         start_parley(&mut s);
@@ -563,20 +558,7 @@ mod tests {
         let guy = s.scenario.leader("guy").unwrap();
         let kk = s.scenario.leader("kara-kush").unwrap();
         let mut log = Log::recording();
-        capture(
-            &mut s,
-            &mut log,
-            guy,
-            Side::Saracens,
-            "1823".parse().unwrap(),
-        );
-        capture(
-            &mut s,
-            &mut log,
-            kk,
-            Side::Crusaders,
-            "1618".parse().unwrap(),
-        );
+        capture_guy_and_kara_kush(&mut s, &mut log);
         start_parley(&mut s);
         let offer = Offer::Exchange { give: kk, get: guy };
         s.play(Seat(0), &Action::Offer { offer }, &mut log).unwrap();

@@ -823,7 +823,7 @@ mod tests {
             s.orders[0].leaders.insert(
                 philip,
                 Order::Move {
-                    path: vec![Place::outside(x), Place::outside(y)],
+                    path: vec![Place::outside(x), Place::outside(y)].into(),
                     leave: 0,
                 },
             );

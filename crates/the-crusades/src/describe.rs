@@ -184,7 +184,7 @@ impl State {
                 info.hex = self.fleets[f].hex;
                 match order {
                     FleetOrder::Move { path } | FleetOrder::Transport { path, .. } => {
-                        info.path = path.clone();
+                        info.path = path.to_vec();
                         info.hex = path.last().copied().or(info.hex);
                         let dest = path.last().map_or_else(String::new, |h| self.hex_words(*h));
                         let route = path

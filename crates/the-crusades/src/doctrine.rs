@@ -746,8 +746,20 @@ mod tests {
                     if la == lb {
                         continue;
                     }
-                    let sa = sight.order(l, &Order::Move { path: pa, leave: 0 });
-                    let sb = sight.order(l, &Order::Move { path: pb, leave: 0 });
+                    let sa = sight.order(
+                        l,
+                        &Order::Move {
+                            path: pa.into(),
+                            leave: 0,
+                        },
+                    );
+                    let sb = sight.order(
+                        l,
+                        &Order::Move {
+                            path: pb.into(),
+                            leave: 0,
+                        },
+                    );
                     assert!((sa - sb - (lb - la)).abs() < 1e-9, "{sa} {sb} {la} {lb}");
                     compared += 1;
                 }

@@ -43,12 +43,7 @@ impl engine::Game for State {
     }
 
     fn pending(&self) -> Pending {
-        let seats = self.pending_seats();
-        if seats.is_empty() {
-            Pending::Over
-        } else {
-            Pending::Seats(seats)
-        }
+        Pending::from_seats(self.pending_seats())
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<Action> {
@@ -104,11 +99,7 @@ impl engine::Game for State {
     /// Victory points (16.5.1) now, for searches cut short.
     fn evaluate(&self, seat: Seat) -> f64 {
         if let Some(o) = &self.outcome {
-            return match o.winner {
-                Some(w) if w == seat => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            };
+            return o.score(seat);
         }
         let (c, s) = crate::victory::points(self);
         let margin = if seat.0 == 0 {
@@ -150,37 +141,22 @@ impl Startable for State {
     }
 
     fn start(setup: &Setup, data: &DataSet) -> Result<Self, DataErrors> {
-        let bad = |m: String| {
-            DataErrors(vec![engine::DataError {
-                file: "(command line)".into(),
-                line: None,
-                message: m,
-            }])
-        };
-        if !SCENARIOS.contains(&setup.scenario.as_str()) {
-            return Err(bad(format!(
-                "unknown scenario `{}`; valid: {}",
-                setup.scenario,
-                SCENARIOS
-                    .iter()
-                    .map(|s| format!("the-crusades/{s}"))
-                    .collect::<Vec<_>>()
-                    .join(", ")
-            )));
-        }
+        setup.check_scenario("the-crusades", &SCENARIOS)?;
         let mut options = Options::default();
         for o in &setup.options {
             match o.as_str() {
                 "ignore-jerusalem" => options.ignore_jerusalem = true,
                 _ => {
-                    return Err(bad(format!(
+                    return Err(DataErrors::command_line(format!(
                         "unknown option `{o}`; valid: ignore-jerusalem"
                     )))
                 }
             }
         }
         if setup.position.is_some() {
-            return Err(bad("The Crusades has no position files yet".into()));
+            return Err(DataErrors::command_line(
+                "The Crusades has no position files yet",
+            ));
         }
         let scenario = Scenario::load(data, &setup.scenario)?;
         let mut state = State::new(

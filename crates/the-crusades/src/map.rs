@@ -4,6 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::fmt;
+use std::sync::{Arc, OnceLock};
 
 use engine::{AuditEntry, DataErrors, DataSet, Provenance};
 use hexgrid::{Grid, Hex, HexId, Hexside, Layout};
@@ -141,6 +142,71 @@ pub struct Map {
     egypt: BTreeSet<HexId>,
     /// Land hexes touching the sea, worked out once (fleets ask it at every step).
     coastal: BTreeSet<HexId>,
+    /// Where forces and fleets can go from each place, searched once and shared.
+    routes: Routes,
+    /// The same facts by the grid's dense index, for the searches.
+    dense: Dense,
+}
+
+/// The map's facts by the grid's dense index (`Grid::index_of_id`): what every step of a
+/// search asks, without a tree lookup.
+#[derive(Clone, Debug, Default)]
+struct Dense {
+    terrain: Vec<Terrain>,
+    site: Vec<Option<usize>>,
+    coastal: Vec<bool>,
+    /// The neighbours on the map, in `Hex::neighbours` order, each with the feature of the
+    /// hexside between.
+    near: Vec<Vec<(HexId, Option<Feature>)>>,
+}
+
+/// Every place a land force reaches from a start, each with its canonical path.
+pub type LandRoutes = Arc<[(Place, crate::orders::Path<Place>)]>;
+
+/// Every hex a fleet reaches from a start, each with its canonical path.
+pub type SeaRoutes = Arc<[(HexId, crate::orders::Path<HexId>)]>;
+
+/// The searches the map alone decides (land moves by start, allowance and rain, 6.1.1,
+/// 13.1; fleet moves by start and allowance, 12.2), each worked out the first time it is
+/// asked and then shared by every game of the scenario: listing the legal orders asks them
+/// for every leader and fleet at every decision.
+#[derive(Clone, Default)]
+struct Routes {
+    /// By place and allowance ([`Map::land_routes`]).
+    land: Vec<OnceLock<LandRoutes>>,
+    /// By hex and allowance ([`Map::sea_routes`]).
+    sea: Vec<OnceLock<SeaRoutes>>,
+}
+
+/// The land allowances of the game (6.1.1 B, 13.1 B): rain turns 2 or 3 MPs, other turns 5
+/// or 6; other budgets are searched afresh each time.
+const LAND_BUDGETS: [(bool, u32); 4] = [(true, 2), (true, 3), (false, 5), (false, 6)];
+
+/// The fleet allowances of the game (12.2.1): 5 in winter, 10 otherwise.
+const SEA_BUDGETS: [u32; 2] = [5, 10];
+
+impl Routes {
+    fn new(hexes: usize) -> Routes {
+        Routes {
+            land: (0..hexes * 2 * LAND_BUDGETS.len())
+                .map(|_| OnceLock::new())
+                .collect(),
+            sea: (0..hexes * SEA_BUDGETS.len())
+                .map(|_| OnceLock::new())
+                .collect(),
+        }
+    }
+}
+
+impl fmt::Debug for Routes {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "Routes {{ land searched: {}, sea searched: {} }}",
+            self.land.iter().filter(|s| s.get().is_some()).count(),
+            self.sea.iter().filter(|s| s.get().is_some()).count()
+        )
+    }
 }
 
 impl Map {
@@ -195,7 +261,8 @@ impl Map {
                 );
                 continue;
             };
-            for id in hex_list(&grid, &row.hexes, file, &mut errors) {
+            let what = format!("terrain `{}`", row.terrain);
+            for id in engine::hex_list(&grid, &row.hexes, file, &what, &mut errors) {
                 terrain.insert(id, t);
             }
         }
@@ -203,7 +270,8 @@ impl Map {
         let mut site_at = BTreeMap::new();
         for s in &raw.site {
             note(format!("site {}", s.name), &s.provenance, &mut errors);
-            let Some(hex) = one_hex(&grid, &s.hex, file, &mut errors) else {
+            let what = format!("site `{}`", s.name);
+            let Some(hex) = engine::hex_id(&grid, &s.hex, file, &what, &mut errors) else {
                 continue;
             };
             let castle = match s.kind.as_str() {
@@ -269,27 +337,13 @@ impl Map {
                 }
             };
             for s in &row.sides {
-                let parsed = s.split_once('/').and_then(|(a, b)| {
-                    let a = a.parse::<HexId>().ok().and_then(|a| grid.hex_of(a))?;
-                    let b = b.parse::<HexId>().ok().and_then(|b| grid.hex_of(b))?;
-                    Hexside::between(a, b)
-                });
-                match parsed {
-                    Some(side) => {
-                        sides.insert(side, feature);
-                    }
-                    None => errors.push(
-                        file,
-                        None,
-                        format!(
-                            "hexside `{s}` is not two adjacent hexes of the map like 1820/1920"
-                        ),
-                    ),
+                if let Some(side) = engine::hexside(&grid, s, file, "hexside", &mut errors) {
+                    sides.insert(side, feature);
                 }
             }
         }
         note("Egypt".into(), &raw.egypt.provenance, &mut errors);
-        let egypt = hex_list(&grid, &raw.egypt.hexes, file, &mut errors)
+        let egypt = engine::hex_list(&grid, &raw.egypt.hexes, file, "egypt", &mut errors)
             .into_iter()
             .collect();
         let mut map = Map {
@@ -301,12 +355,32 @@ impl Map {
             sides,
             egypt,
             coastal: BTreeSet::new(),
+            routes: Routes::default(),
+            dense: Dense::default(),
         };
+        map.routes = Routes::new(map.grid.len());
+        map.dense.terrain = map.grid.ids().map(|h| map.terrain[&h]).collect();
+        map.dense.site = map
+            .grid
+            .ids()
+            .map(|h| map.site_at.get(&h).copied())
+            .collect();
+        map.dense.near = map
+            .grid
+            .ids()
+            .map(|h| {
+                map.neighbours(h)
+                    .into_iter()
+                    .map(|n| (n, map.feature(h, n)))
+                    .collect()
+            })
+            .collect();
         map.coastal = map
             .grid
             .ids()
             .filter(|&h| map.is_land(h) && map.neighbours(h).iter().any(|&n| !map.is_land(n)))
             .collect();
+        map.dense.coastal = map.grid.ids().map(|h| map.coastal.contains(&h)).collect();
         for s in &map.sites {
             if s.sheltered && !s.port {
                 errors.push(
@@ -339,7 +413,9 @@ impl Map {
 
     /// The terrain of a hex.
     pub fn terrain(&self, id: HexId) -> Terrain {
-        self.terrain.get(&id).copied().unwrap_or(Terrain::Sea)
+        self.grid
+            .index_of_id(id)
+            .map_or(Terrain::Sea, |i| self.dense.terrain[i])
     }
 
     /// Whether a hex holds any land (not all-sea).
@@ -356,6 +432,32 @@ impl Map {
             .into_iter()
             .filter_map(|n| self.grid.id_of(n))
             .collect()
+    }
+
+    /// The hexes next to `id` on the map, as [`Map::neighbours`] lists them, each with the
+    /// feature of the hexside between.
+    pub fn near(&self, id: HexId) -> &[(HexId, Option<Feature>)] {
+        self.grid
+            .index_of_id(id)
+            .map_or(&[], |i| self.dense.near[i].as_slice())
+    }
+
+    /// Whether land units may cross a hexside with `feature` between two adjacent hexes
+    /// `a` and `b` ([`Map::land_crossing`] when the feature is known).
+    pub fn land_crossing_with(
+        &self,
+        a: HexId,
+        b: HexId,
+        feature: Option<Feature>,
+        rain: bool,
+    ) -> bool {
+        self.is_land(a)
+            && self.is_land(b)
+            && match feature {
+                Some(Feature::Mountain | Feature::Blocked) => false,
+                Some(Feature::River) => !rain,
+                None => true,
+            }
     }
 
     /// Whether two hexes are adjacent.
@@ -383,19 +485,14 @@ impl Map {
     /// Whether land units may cross from `a` into `b` at all: both land, no mountain or
     /// blocked hexside (6.1.1 E), no river in a rain turn (13.1 C).
     pub fn land_crossing(&self, a: HexId, b: HexId, rain: bool) -> bool {
-        self.adjacent(a, b)
-            && self.is_land(a)
-            && self.is_land(b)
-            && match self.feature(a, b) {
-                Some(Feature::Mountain | Feature::Blocked) => false,
-                Some(Feature::River) => !rain,
-                None => true,
-            }
+        self.adjacent(a, b) && self.land_crossing_with(a, b, self.feature(a, b), rain)
     }
 
     /// Whether a land hex touches the sea (a coastal hex, 12.5.5).
     pub fn is_coastal(&self, id: HexId) -> bool {
-        self.coastal.contains(&id)
+        self.grid
+            .index_of_id(id)
+            .is_some_and(|i| self.dense.coastal[i])
     }
 
     /// Whether a fleet may be in `id`: a hex that contains sea (12.2.2).
@@ -414,7 +511,7 @@ impl Map {
 
     /// The city or castle in a hex.
     pub fn site_at(&self, id: HexId) -> Option<usize> {
-        self.site_at.get(&id).copied()
+        self.dense.site[self.grid.index_of_id(id)?]
     }
 
     /// The site named `name`.
@@ -427,6 +524,27 @@ impl Map {
         self.egypt.contains(&id)
     }
 
+    /// The remembered land routes from `start` within `budget` MPs (`rain`: a rain turn), or
+    /// `None` for a budget the game never gives (then search afresh).
+    pub fn land_routes(
+        &self,
+        start: Place,
+        budget: u32,
+        rain: bool,
+    ) -> Option<&OnceLock<LandRoutes>> {
+        let budget = LAND_BUDGETS.iter().position(|&b| b == (rain, budget))?;
+        let place = self.grid.index_of_id(start.hex)? * 2 + usize::from(start.inside);
+        self.routes.land.get(place * LAND_BUDGETS.len() + budget)
+    }
+
+    /// The remembered sea routes from `start` within `budget` hexes, or `None` for a budget
+    /// the game never gives (then search afresh).
+    pub fn sea_routes(&self, start: HexId, budget: u32) -> Option<&OnceLock<SeaRoutes>> {
+        let budget = SEA_BUDGETS.iter().position(|&b| b == budget)?;
+        let hex = self.grid.index_of_id(start)?;
+        self.routes.sea.get(hex * SEA_BUDGETS.len() + budget)
+    }
+
     /// Every hexside with a feature, for renderers.
     pub fn features(&self) -> impl Iterator<Item = (HexId, HexId, Feature)> + '_ {
         self.sides.iter().filter_map(|(side, f)| {
@@ -434,51 +552,4 @@ impl Map {
             Some((self.grid.id_of(a)?, self.grid.id_of(b)?, *f))
         })
     }
-}
-
-/// Reads one hex of the map.
-fn one_hex(grid: &Grid, s: &str, file: &str, errors: &mut DataErrors) -> Option<HexId> {
-    match s.parse::<HexId>() {
-        Ok(id) if grid.contains_id(id) => Some(id),
-        _ => {
-            errors.push(
-                file,
-                None,
-                format!(
-                    "`{s}` is not a hex of the map ({} to {})",
-                    grid.first(),
-                    grid.last()
-                ),
-            );
-            None
-        }
-    }
-}
-
-/// Reads ids and column runs (`"0107..0124"`).
-pub fn hex_list(grid: &Grid, items: &[String], file: &str, errors: &mut DataErrors) -> Vec<HexId> {
-    let mut out = Vec::new();
-    for item in items {
-        match item.split_once("..") {
-            None => out.extend(one_hex(grid, item, file, errors)),
-            Some((a, b)) => {
-                let (Some(a), Some(b)) = (
-                    one_hex(grid, a, file, errors),
-                    one_hex(grid, b, file, errors),
-                ) else {
-                    continue;
-                };
-                if a.col != b.col || a.row > b.row {
-                    errors.push(
-                        file,
-                        None,
-                        format!("`{item}` is not a column run north to south like 0107..0124"),
-                    );
-                    continue;
-                }
-                out.extend((a.row..=b.row).map(|r| HexId::new(a.col, r)));
-            }
-        }
-    }
-    out
 }

@@ -3,9 +3,7 @@
 //! resolution of every written move with zones of influence (7.2.2), passing through enemy
 //! forces (6.1.3), entering cities (9.1, 10.3.7) and stacking inside them (6.3.2).
 
-use hexgrid::search;
-
-use crate::map::Place;
+use crate::map::{LandRoutes, Map, Place};
 use crate::orders::Order;
 use crate::scenario::Side;
 use crate::state::{State, Status};
@@ -38,8 +36,12 @@ pub fn unsupplied_saracen_hexes(state: &State) -> usize {
 /// its mini-hex from its hex is a step of 1 MP; leaving it is a step of 1 MP too, the
 /// mini-hex being a separate hex for movement).
 pub fn step_cost(state: &State, from: Place, to: Place) -> Option<u32> {
-    let map = &state.scenario.map;
-    let rain = state.turn_info().rain;
+    map_step_cost(&state.scenario.map, state.turn_info().rain, from, to)
+}
+
+/// [`step_cost`] on `map` in a turn with or without rain: the map and the weather alone
+/// decide it.
+fn map_step_cost(map: &Map, rain: bool, from: Place, to: Place) -> Option<u32> {
     match (from.inside, to.inside) {
         (false, false) => {
             if !map.land_crossing(from.hex, to.hex, rain) {
@@ -58,22 +60,26 @@ pub fn step_cost(state: &State, from: Place, to: Place) -> Option<u32> {
 /// The places next to `p` a land force may step to (6.3.1: no stacking limit in the open;
 /// 6.1.4, 6.2.3: friendly forces and fleets never hinder a step).
 pub fn steps(state: &State, p: Place) -> Vec<(Place, u32)> {
-    let map = &state.scenario.map;
     let mut out = Vec::new();
+    map_steps(&state.scenario.map, state.turn_info().rain, p, &mut out);
+    out
+}
+
+/// [`steps`] on `map` in a turn with or without rain, added to `out`.
+fn map_steps(map: &Map, rain: bool, p: Place, out: &mut Vec<(Place, u32)>) {
     if p.inside {
         out.push((Place::outside(p.hex), 1));
-        return out;
+        return;
     }
     if map.site_at(p.hex).is_some() {
         out.push((Place::inside(p.hex), 1));
     }
-    for n in map.neighbours(p.hex) {
-        let to = Place::outside(n);
-        if let Some(c) = step_cost(state, p, to) {
-            out.push((to, c));
+    for &(n, feature) in map.near(p.hex) {
+        if map.land_crossing_with(p.hex, n, feature, rain) {
+            let river = feature == Some(crate::map::Feature::River);
+            out.push((Place::outside(n), 1 + u32::from(river)));
         }
     }
-    out
 }
 
 /// The cost of a written path from `start`, or why it cannot be walked.
@@ -91,24 +97,39 @@ pub fn path_cost(state: &State, start: Place, path: &[Place]) -> Result<u32, Str
 }
 
 /// Every place a leader at `start` can reach within `budget` MPs, each with its canonical
-/// (cheapest, first-found) path, in a stable order.
-pub fn reachable(state: &State, start: Place, budget: u32) -> Vec<(Place, Vec<Place>)> {
-    let reached = search(
+/// (cheapest, first-found) path, in a stable order. Only the map and the weather decide it
+/// (zones of influence and enemy forces act when moves are resolved, [`walk`]), so each
+/// search is made once per scenario and remembered ([`Map::land_routes`]); [`search`] is
+/// the plain search.
+pub fn reachable(state: &State, start: Place, budget: u32) -> LandRoutes {
+    let map = &state.scenario.map;
+    let rain = state.turn_info().rain;
+    match map.land_routes(start, budget, rain) {
+        Some(slot) => slot
+            .get_or_init(|| search(map, rain, start, budget))
+            .clone(),
+        None => search(map, rain, start, budget),
+    }
+}
+
+/// The search behind [`reachable`], made afresh.
+pub fn search(map: &Map, rain: bool, start: Place, budget: u32) -> LandRoutes {
+    let reached = hexgrid::search(
         start,
         budget,
-        |p, out| out.extend(steps(state, *p)),
+        |p, out| map_steps(map, rain, *p, out),
         |_| true,
     );
-    let mut out: Vec<(Place, Vec<Place>)> = reached
+    let mut out: Vec<(Place, crate::orders::Path<Place>)> = reached
         .iter()
         .filter(|r| r.0 != start)
         .map(|r| {
             let path = reached.path_to(&r.0);
-            (r.0, path[1..].to_vec())
+            (r.0, path[1..].into())
         })
         .collect();
     out.sort_by_key(|(p, _)| *p);
-    out
+    out.into()
 }
 
 /// Where a move ends when resolved, and whether it was cut short.

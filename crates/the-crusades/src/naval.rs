@@ -6,11 +6,11 @@
 use std::collections::{BTreeMap, BTreeSet};
 
 use engine::{Event, Log, RollRecord};
-use hexgrid::{search, HexId};
+use hexgrid::HexId;
 
 use crate::attrition::{spread_loss, Sharing};
 use crate::combat::loss_asps;
-use crate::map::Place;
+use crate::map::{Map, Place, SeaRoutes};
 use crate::orders::FleetOrder;
 use crate::scenario::Side;
 use crate::state::{FleetStatus, State, Status};
@@ -56,14 +56,27 @@ pub fn friendly_port(state: &State, side: Side, hex: HexId) -> bool {
             || (state.sites[site].control.is_none() && state.occupier(site).is_none()))
 }
 
-/// Every hex a fleet in `from` reaches within its allowance, with the canonical path.
-pub fn reachable(state: &State, from: HexId) -> Vec<(HexId, Vec<HexId>)> {
+/// Every hex a fleet in `from` reaches within its allowance, with the canonical path. Only
+/// the map and the season decide it (blockades act when fleets move, [`move_fleets`]), so
+/// each search is made once per scenario and remembered ([`Map::sea_routes`]); [`search`]
+/// is the plain search.
+pub fn reachable(state: &State, from: HexId) -> SeaRoutes {
     let map = &state.scenario.map;
-    let r = search(
+    let budget = allowance(state);
+    match map.sea_routes(from, budget) {
+        Some(slot) => slot.get_or_init(|| search(map, from, budget)).clone(),
+        None => search(map, from, budget),
+    }
+}
+
+/// The search behind [`reachable`], made afresh: every hex within `budget` sea moves of
+/// `from` (12.2.2).
+pub fn search(map: &Map, from: HexId, budget: u32) -> SeaRoutes {
+    let r = hexgrid::search(
         from,
-        allowance(state),
+        budget,
         |h, out| {
-            for n in map.neighbours(*h) {
+            for &(n, _) in map.near(*h) {
                 if map.sea_crossing(*h, n) {
                     out.push((n, 1));
                 }
@@ -71,13 +84,13 @@ pub fn reachable(state: &State, from: HexId) -> Vec<(HexId, Vec<HexId>)> {
         },
         |_| true,
     );
-    let mut out: Vec<(HexId, Vec<HexId>)> = r
+    let mut out: Vec<(HexId, crate::orders::Path<HexId>)> = r
         .iter()
         .filter(|x| x.0 != from)
-        .map(|x| (x.0, r.path_to(&x.0)[1..].to_vec()))
+        .map(|x| (x.0, r.path_to(&x.0)[1..].into()))
         .collect();
     out.sort_by_key(|x| x.0);
-    out
+    out.into()
 }
 
 /// Checks a written fleet path: each step across a hexside that is not all-land (12.2.2),
@@ -185,7 +198,7 @@ pub fn move_fleets(state: &mut State, log: &mut Log) {
             _ => continue,
         };
         let mut at = state.fleets[f].hex.unwrap_or(path[0]);
-        for h in path {
+        for &h in path.iter() {
             at = h;
             if blockades.iter().any(|(s, bh)| s.enemy_of(side) && *bh == h) {
                 let id = state.scenario.fleets[f].id.clone();
@@ -372,11 +385,12 @@ fn naval_retreat(state: &mut State, log: &mut Log, f: usize) {
         .filter_map(|(_, x)| x.hex)
         .collect();
     let best = reachable(state, from)
-        .into_iter()
+        .iter()
         .filter(|(h, p)| friendly_port(state, side, *h) && !p.iter().any(|x| blockaded.contains(x)))
-        .min_by_key(|(h, p)| (p.len(), *h));
+        .min_by_key(|(h, p)| (p.len(), *h))
+        .map(|(h, _)| *h);
     match best {
-        Some((h, _)) => {
+        Some(h) => {
             state.fleets[f].hex = Some(h);
             state.fleets[f].blockade = false;
             let id = state.scenario.fleets[f].id.clone();

@@ -6,11 +6,36 @@
 //! `docs/the-crusades/orders.md`.
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use hexgrid::HexId;
 use serde::{Deserialize, Serialize};
 
 use crate::map::Place;
+
+/// A written path: the places or hexes entered, in order. Shared, so that the many listed
+/// orders following the searched paths cost no copy of them; written like a list.
+pub type Path<T> = Arc<[T]>;
+
+/// Reads and writes a [`Path`] as a plain list.
+mod path_serde {
+    use std::sync::Arc;
+
+    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+
+    pub fn serialize<S: Serializer, T: Serialize>(
+        path: &Arc<[T]>,
+        s: S,
+    ) -> Result<S::Ok, S::Error> {
+        path.as_ref().serialize(s)
+    }
+
+    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
+        d: D,
+    ) -> Result<Arc<[T]>, D::Error> {
+        Vec::<T>::deserialize(d).map(Arc::from)
+    }
+}
 
 /// A land order for one leader and the ASPs with him.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -19,7 +44,8 @@ pub enum Order {
     /// of a Saracen leader's ASPs behind (6.1.2 B).
     Move {
         /// Places entered, after the start.
-        path: Vec<Place>,
+        #[serde(with = "path_serde")]
+        path: Path<Place>,
         /// ASPs left behind at the start.
         leave: u16,
     },
@@ -46,14 +72,16 @@ pub enum FleetOrder {
     /// The Crusades 5.1, 12.2: move along a path of hexes.
     Move {
         /// Hexes entered, after the start.
-        path: Vec<HexId>,
+        #[serde(with = "path_serde")]
+        path: Path<HexId>,
     },
     /// The Crusades 5.2, 12.5: move and transport these leaders (with their ASPs).
     Transport {
         /// The leaders carried.
         cargo: Vec<usize>,
         /// Hexes entered, after the start.
-        path: Vec<HexId>,
+        #[serde(with = "path_serde")]
+        path: Path<HexId>,
     },
     /// The Crusades 5.5, 12.3: blockade; may not move.
     Blockade,

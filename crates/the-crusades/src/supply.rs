@@ -74,8 +74,8 @@ pub fn has_loc(state: &State, zones: &Zones, side: Side, place: Place, asps: u16
     let mut queue = VecDeque::from([(place.hex, start)]);
     seen.insert((place.hex, start));
     while let Some((h, b)) = queue.pop_front() {
-        for n in map.neighbours(h) {
-            if !map.land_crossing(h, n, rain) {
+        for &(n, feature) in map.near(h) {
+            if !map.land_crossing_with(h, n, feature, rain) {
                 continue;
             }
             if srcs.contains(&n) {

@@ -1,18 +1,10 @@
 //! Whole turns played through the engine: the 9.4.2 coordinated attack on the besiegers of
 //! Acre, and a siege below 3-1 that fails without a roll and goes to siege attrition.
 
-use engine::{DiceMode, Event, Seat, Session, Setup};
+mod common;
 
-fn session(seed: u64) -> Session<the_crusades::State> {
-    let setup = Setup {
-        scenario: "third-crusade".into(),
-        options: vec![],
-        seed,
-        dice: DiceMode::Seeded,
-        position: None,
-    };
-    Session::new(setup, &the_crusades::builtin_data(), "the-crusades").expect("starts")
-}
+use common::session;
+use engine::{Event, Seat, Session};
 
 const BESIEGERS: [&str; 20] = [
     "amalric",

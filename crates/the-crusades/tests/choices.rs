@@ -1,20 +1,12 @@
 //! Choices the rules give the players rather than the program: where Richard's fleet enters
 //! (16.4.1) and where blocked Saracen reinforcements appear (16.4.2).
 
-use engine::{DiceMode, Log, Seat, Session, Setup};
+mod common;
+
+use common::session;
+use engine::{Log, Seat, Session};
 use the_crusades::map::Place;
 use the_crusades::state::{Phase, Status};
-
-fn session(seed: u64) -> Session<the_crusades::State> {
-    let setup = Setup {
-        scenario: "third-crusade".into(),
-        options: vec![],
-        seed,
-        dice: DiceMode::Seeded,
-        position: None,
-    };
-    Session::new(setup, &the_crusades::builtin_data(), "the-crusades").expect("starts")
-}
 
 /// Commits empty orders and declines assassinations until the game waits for an arrival.
 fn until_arrival(s: &mut Session<the_crusades::State>) {
@@ -337,18 +329,13 @@ fn determinize_forgets_the_other_seats_command_and_take() {
     assert!(other.orders[0].take.is_empty());
 }
 
-/// 10.4.7 A: a friendly fleet regarrisons a besieged port: troops it lands in a port their
-/// side holds go inside the city (up to its capacity, 6.3.2), even with the besiegers outside;
-/// those that do not fit land outside.
-#[test]
-fn a_fleet_regarrisons_a_besieged_port() {
-    use the_crusades::naval::{debark, NavalTurn};
+/// The game of seed 6 with Saladin outside Tyre, which the Crusaders hold and so is besieged
+/// (10.3.8), and the first Crusader fleet in its port: the state, Tyre, its hex, the fleet.
+fn tyre_besieged_with_a_fleet() -> (the_crusades::State, usize, hexgrid::HexId, usize) {
     use the_crusades::scenario::Side;
-    let s = session(6);
-    let mut state = s.state().clone();
-    let map = state.scenario.map.clone();
-    let tyre = map.site_named("Tyre").unwrap();
-    let hex = map.sites[tyre].hex;
+    let mut state = session(6).state().clone();
+    let tyre = state.scenario.map.site_named("Tyre").unwrap();
+    let hex = state.scenario.map.sites[tyre].hex;
     assert_eq!(state.sites[tyre].control, Some(Side::Crusaders));
     let saladin = state.scenario.leader("saladin").unwrap();
     state.leaders[saladin].place = Some(Place::outside(hex));
@@ -358,6 +345,18 @@ fn a_fleet_regarrisons_a_besieged_port() {
         .unwrap();
     state.fleets[f].status = the_crusades::state::FleetStatus::Active;
     state.fleets[f].hex = Some(hex);
+    (state, tyre, hex, f)
+}
+
+/// 10.4.7 A: a friendly fleet regarrisons a besieged port: troops it lands in a port their
+/// side holds go inside the city (up to its capacity, 6.3.2), even with the besiegers outside;
+/// those that do not fit land outside.
+#[test]
+fn a_fleet_regarrisons_a_besieged_port() {
+    use the_crusades::naval::{debark, NavalTurn};
+    use the_crusades::scenario::Side;
+    let (mut state, tyre, hex, f) = tyre_besieged_with_a_fleet();
+    let map = state.scenario.map.clone();
     let cap = state
         .scenario
         .tables
@@ -388,20 +387,7 @@ fn a_fleet_regarrisons_a_besieged_port() {
 #[test]
 fn a_fleet_may_evacuate_a_besieged_port() {
     use the_crusades::orders::FleetOrder;
-    use the_crusades::scenario::Side;
-    let s = session(6);
-    let mut state = s.state().clone();
-    let map = state.scenario.map.clone();
-    let tyre = map.site_named("Tyre").unwrap();
-    let hex = map.sites[tyre].hex;
-    let saladin = state.scenario.leader("saladin").unwrap();
-    state.leaders[saladin].place = Some(Place::outside(hex));
-    assert!(state.under_siege(tyre));
-    let f = (0..state.fleets.len())
-        .find(|&f| state.scenario.fleets[f].side == Side::Crusaders)
-        .unwrap();
-    state.fleets[f].status = the_crusades::state::FleetStatus::Active;
-    state.fleets[f].hex = Some(hex);
+    let (mut state, _, hex, f) = tyre_besieged_with_a_fleet();
     let balian = state.scenario.leader("balian").unwrap();
     state.leaders[balian].place = Some(Place::inside(hex));
     state.leaders[balian].asps = 1;

@@ -94,7 +94,7 @@ fn check(state: &State, board: &Board, action: &Action, info: &ActionInfo) -> St
             match order {
                 FleetOrder::Move { path } | FleetOrder::Transport { path, .. } => {
                     assert_eq!(info.hex, path.last().copied());
-                    assert_eq!(&info.path, path);
+                    assert_eq!(info.path[..], path[..]);
                     if let FleetOrder::Transport { cargo, .. } = order {
                         assert_eq!(info.kind, "transport");
                         let carried: Vec<String> = cargo.iter().map(|&l| lid(l)).collect();

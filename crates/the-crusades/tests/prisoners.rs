@@ -1,21 +1,13 @@
 //! Surrender requests (10.4.2) and prisoners (9.7.6) as decisions of the seats involved, and
 //! the written loss order (6.4.5 B, 9.5 D) kept secret with the orders.
 
-use engine::{checks::secrecy_check, DiceMode, Seat, Session, Setup, Viewer};
+mod common;
+
+use common::session;
+use engine::{checks::secrecy_check, Seat, Session, Viewer};
 use the_crusades::map::Place;
 use the_crusades::scenario::Side;
 use the_crusades::state::{Phase, Status};
-
-fn session(seed: u64) -> Session<the_crusades::State> {
-    let setup = Setup {
-        scenario: "third-crusade".into(),
-        options: vec![],
-        seed,
-        dice: DiceMode::Seeded,
-        position: None,
-    };
-    Session::new(setup, &the_crusades::builtin_data(), "the-crusades").expect("starts")
-}
 
 /// The besiegers of Acre in April II 1191 (16.2.1), all under Guy's full siege.
 fn besiege_acre(s: &mut Session<the_crusades::State>) {
@@ -31,6 +23,44 @@ fn besiege_acre(s: &mut Session<the_crusades::State>) {
     }
 }
 
+/// Acre besieged as in [`besiege_acre`] (game of seed 7) and both seats' orders handed in:
+/// the Siege Phase waits for the Crusaders' terms (10.4.2).
+fn acre_asked_to_surrender() -> Session<the_crusades::State> {
+    let mut s = session(7);
+    besiege_acre(&mut s);
+    s.act(Seat(0), "commit", &[]).unwrap();
+    s.act(Seat(1), "commit", &[]).unwrap();
+    s
+}
+
+/// Acre surrendered into captivity ([`acre_asked_to_surrender`]), then the game played on
+/// (passing assassinations, Richard arriving at 0112, passing parleys before `stop`) until
+/// it waits in `stop`.
+fn acre_surrendered_until(stop: Phase) -> Session<the_crusades::State> {
+    let mut s = acre_asked_to_surrender();
+    s.act(Seat(0), "terms 1619 captivity", &[]).unwrap();
+    s.act(Seat(1), "surrender", &[]).unwrap();
+    for _ in 0..10 {
+        match s.state().phase {
+            p if p == stop => break,
+            Phase::Parley(side) | Phase::Assassination(side) => {
+                s.act(side.seat().unwrap(), "pass", &[]).unwrap();
+            }
+            Phase::Arrival(_) => {
+                s.act(Seat(0), "arrive richard 0112", &[]).unwrap();
+            }
+            p => panic!("unexpected {p:?}"),
+        }
+    }
+    assert_eq!(s.state().phase, stop);
+    s
+}
+
+/// Kara-Kush, Acre's commander.
+fn kk_of(s: &Session<the_crusades::State>) -> usize {
+    s.state().scenario.leader("kara-kush").unwrap()
+}
+
 fn log_text(s: &Session<the_crusades::State>, viewer: Viewer) -> String {
     serde_json::to_string(&s.view(viewer)).unwrap()
 }
@@ -39,10 +69,7 @@ fn log_text(s: &Session<the_crusades::State>, viewer: Viewer) -> String {
 /// seat whose decision it is may act, and bad terms are refused with a reason.
 #[test]
 fn the_besieger_asks_and_only_the_defender_answers() {
-    let mut s = session(7);
-    besiege_acre(&mut s);
-    s.act(Seat(0), "commit", &[]).unwrap();
-    s.act(Seat(1), "commit", &[]).unwrap();
+    let mut s = acre_asked_to_surrender();
     assert_eq!(s.state().phase, Phase::SurrenderTerms(Side::Crusaders));
     let hash = s.state_hash().to_string();
     for bad in [
@@ -82,16 +109,12 @@ fn the_besieger_asks_and_only_the_defender_answers() {
 /// garrison is disbanded, Kara-Kush is held prisoner in Acre, now the Crusaders'.
 #[test]
 fn a_city_surrendering_into_captivity() {
-    let mut s = session(7);
-    let st = s.state().clone();
-    let acre = st.scenario.map.site_named("Acre").unwrap();
-    let kk = st.scenario.leader("kara-kush").unwrap();
-    besiege_acre(&mut s);
-    s.act(Seat(0), "commit", &[]).unwrap();
-    s.act(Seat(1), "commit", &[]).unwrap();
+    let mut s = acre_asked_to_surrender();
     s.act(Seat(0), "terms 1619 captivity", &[]).unwrap();
     s.act(Seat(1), "surrender", &[]).unwrap();
     let g = s.state();
+    let acre = g.scenario.map.site_named("Acre").unwrap();
+    let kk = g.scenario.leader("kara-kush").unwrap();
     assert_eq!(g.sites[acre].control, Some(Side::Crusaders));
     assert_eq!(g.leaders[kk].status, Status::Captured(Side::Crusaders));
     assert_eq!(g.leaders[kk].held, Some(acre));
@@ -118,14 +141,11 @@ fn a_city_surrendering_into_captivity() {
 /// nearest city the Saracens hold; the Crusaders take Acre.
 #[test]
 fn a_garrison_marching_out() {
-    let mut s = session(7);
-    let st = s.state().clone();
-    let acre = st.scenario.map.site_named("Acre").unwrap();
-    let kk = st.scenario.leader("kara-kush").unwrap();
-    let before = st.leaders[kk].asps;
-    besiege_acre(&mut s);
-    s.act(Seat(0), "commit", &[]).unwrap();
-    s.act(Seat(1), "commit", &[]).unwrap();
+    let fresh = session(7);
+    let before = fresh.state().leaders[kk_of(&fresh)].asps;
+    let mut s = acre_asked_to_surrender();
+    let acre = s.state().scenario.map.site_named("Acre").unwrap();
+    let kk = kk_of(&s);
     let to = the_crusades::siege::march_out_place(s.state(), acre, Side::Saracens)
         .expect("somewhere to go");
     s.act(Seat(0), "terms 1619 march-out", &[]).unwrap();
@@ -143,27 +163,9 @@ fn a_garrison_marching_out() {
 /// changes hands. Offers are open dealings and public; bad offers are refused.
 #[test]
 fn ransoming_a_prisoner_with_a_city() {
-    let mut s = session(7);
-    let kk = s.state().scenario.leader("kara-kush").unwrap();
-    besiege_acre(&mut s);
-    s.act(Seat(0), "commit", &[]).unwrap();
-    s.act(Seat(1), "commit", &[]).unwrap();
-    s.act(Seat(0), "terms 1619 captivity", &[]).unwrap();
-    s.act(Seat(1), "surrender", &[]).unwrap();
     // Random events and reinforcements come first; then the parley.
-    for _ in 0..10 {
-        match s.state().phase {
-            Phase::Parley(_) => break,
-            Phase::Assassination(side) => {
-                s.act(side.seat().unwrap(), "pass", &[]).unwrap();
-            }
-            Phase::Arrival(_) => {
-                s.act(Seat(0), "arrive richard 0112", &[]).unwrap();
-            }
-            p => panic!("unexpected {p:?}"),
-        }
-    }
-    assert_eq!(s.state().phase, Phase::Parley(Side::Crusaders));
+    let mut s = acre_surrendered_until(Phase::Parley(Side::Crusaders));
+    let kk = kk_of(&s);
     assert!(
         s.act(Seat(1), "pass", &[]).is_err(),
         "the Crusaders parley first"
@@ -242,26 +244,7 @@ fn the_loss_order_is_secret_until_both_commit() {
 /// Acre surrenders into captivity (10.4.2) and the next turn's parley passes: Kara-Kush is
 /// the Crusaders' prisoner in Acre when the orders are written.
 fn kara_kush_held_in_acre() -> Session<the_crusades::State> {
-    let mut s = session(7);
-    besiege_acre(&mut s);
-    s.act(Seat(0), "commit", &[]).unwrap();
-    s.act(Seat(1), "commit", &[]).unwrap();
-    s.act(Seat(0), "terms 1619 captivity", &[]).unwrap();
-    s.act(Seat(1), "surrender", &[]).unwrap();
-    for _ in 0..10 {
-        match s.state().phase {
-            Phase::Orders => break,
-            Phase::Parley(side) | Phase::Assassination(side) => {
-                s.act(side.seat().unwrap(), "pass", &[]).unwrap();
-            }
-            Phase::Arrival(_) => {
-                s.act(Seat(0), "arrive richard 0112", &[]).unwrap();
-            }
-            p => panic!("unexpected {p:?}"),
-        }
-    }
-    assert_eq!(s.state().phase, Phase::Orders);
-    s
+    acre_surrendered_until(Phase::Orders)
 }
 
 /// 9.7.6 C: a captured leader may be moved under guard (at least 1 SP plus one leader). A

@@ -1,0 +1,95 @@
+//! The legal actions are a contract: AI players, saved choices and seeded random games index
+//! into them, so the same position must list the same actions in the same order, and applying
+//! them must give the same game. Seeded random games of the Third Crusade (choices independent
+//! of the game's dice) are fingerprinted decision by decision: every listed action's notation
+//! in order, and the whole state (as JSON) after every action. The fingerprints are compared
+//! with the snapshot `tests/golden/legal-actions.txt`; any added, dropped or reordered action,
+//! or any change in what an action does, changes a fingerprint. Regenerate only for an
+//! intended rules change, with
+//! `UPDATE_GOLDEN=1 cargo test --release -p the-crusades --test legal_order`.
+
+use std::fmt::Write;
+use std::path::PathBuf;
+
+use engine::{DataSet, DiceMode, Game, Log, Pending, Setup, Startable};
+
+/// FNV-1a, 64 bits: a fingerprint that needs no dependency and never changes.
+fn fnv(hash: &mut u64, bytes: &[u8]) {
+    for &b in bytes {
+        *hash ^= u64::from(b);
+        *hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+}
+
+/// Plays a seeded random game to its end (or `plies` decisions) and returns one line:
+/// decisions, total legal actions listed, the fingerprint of every list in order and the
+/// fingerprint of every state reached.
+fn fingerprint(data: &DataSet, options: &[&str], seed: u64, plies: usize) -> String {
+    let setup = Setup {
+        scenario: "third-crusade".into(),
+        options: options.iter().map(|o| o.to_string()).collect(),
+        seed,
+        dice: DiceMode::Seeded,
+        position: None,
+    };
+    let mut s = the_crusades::State::start(&setup, data).expect("starts");
+    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut next = move || {
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        rng
+    };
+    let (mut lists, mut states) = (0xcbf2_9ce4_8422_2325, 0xcbf2_9ce4_8422_2325);
+    let (mut decisions, mut listed) = (0, 0);
+    while let Pending::Seats(seats) = s.pending() {
+        if decisions == plies {
+            break;
+        }
+        let seat = seats[(next() % seats.len() as u64) as usize];
+        let legal = s.legal_actions(seat);
+        for a in &legal {
+            fnv(&mut lists, s.action_text(a).as_bytes());
+            fnv(&mut lists, b"\n");
+        }
+        fnv(&mut lists, b"--\n");
+        decisions += 1;
+        listed += legal.len();
+        let a = legal[(next() % legal.len() as u64) as usize].clone();
+        s.apply(seat, &a, &mut Log::discarding())
+            .unwrap_or_else(|e| panic!("seed {seed}: a legal action refused: {e}"));
+        fnv(
+            &mut states,
+            serde_json::to_string(&s).expect("serialises").as_bytes(),
+        );
+    }
+    format!(
+        "third-crusade {options:?} seed {seed}: {decisions} decisions, {listed} actions, \
+         lists {lists:016x}, states {states:016x}, outcome {:?}",
+        s.outcome().map(|o| o.winner)
+    )
+}
+
+#[test]
+fn legal_action_lists_and_games_stay_the_same() {
+    let data = the_crusades::builtin_data();
+    let mut out = String::new();
+    for seed in 1..=3 {
+        let _ = writeln!(out, "{}", fingerprint(&data, &[], seed, 20_000));
+    }
+    let _ = writeln!(
+        out,
+        "{}",
+        fingerprint(&data, &["ignore-jerusalem"], 4, 20_000)
+    );
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/legal-actions.txt");
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        std::fs::create_dir_all(path.parent().expect("a folder")).expect("golden folder");
+        std::fs::write(&path, &out).expect("golden written");
+    }
+    let want = std::fs::read_to_string(&path).unwrap_or_default();
+    assert_eq!(
+        out, want,
+        "legal action lists or games changed (actions, their order or their effect); see the module docs"
+    );
+}
