@@ -125,11 +125,11 @@ pub fn check_fire(
     charging: &[usize],
 ) -> Result<u8, String> {
     let (at, side, class, engine) = firer_facts(rules, pos, firer)?;
-    let id = rules.map.id(target);
+    let id = || rules.map.id(target);
     let unit = pos
         .unit_at(target)
         .filter(|&u| rules.side_of(u) != side)
-        .ok_or_else(|| format!("no enemy combat unit in {id} (9.21, 12.31)"))?;
+        .ok_or_else(|| format!("no enemy combat unit in {} (9.21, 12.31)", id()))?;
     if charging.contains(&unit) {
         return Err(format!(
             "{} is charging and may not be fired at (15.23)",
@@ -138,19 +138,24 @@ pub fn check_fire(
     }
     let small_catapult = class == "small_catapult";
     if engine && side == Side::Crusader && rules.map.is_wall_or_tower(target) {
-        return Err(format!("Crusader catapults and ballistae may not fire at units in Wall/Tower hexes ({id}, 12.32)"));
+        return Err(format!("Crusader catapults and ballistae may not fire at units in Wall/Tower hexes ({}, 12.32)", id()));
     }
     if side == Side::Moslem && !small_catapult && pos.siege_tower_at(rules, target, Side::Crusader)
     {
         return Err(format!(
-            "the unit in {id} is with a siege tower: only small catapults may fire at it (12.16)"
+            "the unit in {} is with a siege tower: only small catapults may fire at it (12.16)",
+            id()
         ));
     }
     let range = at.distance(target);
-    let r = rating(rules, &class, range)
-        .ok_or_else(|| format!("{id} is {range} hexes away: no effect at that range (9.4)"))?;
+    let r = rating(rules, &class, range).ok_or_else(|| {
+        format!(
+            "{} is {range} hexes away: no effect at that range (9.4)",
+            id()
+        )
+    })?;
     if !line_of_sight(rules, at, target) {
-        return Err(format!("no line of sight to {id} (9.11, 9.12)"));
+        return Err(format!("no line of sight to {} (9.11, 9.12)", id()));
     }
     Ok(r)
 }

@@ -6,8 +6,8 @@
 use std::sync::Arc;
 
 use engine::{
-    Applied, Board, DataError, DataErrors, DataSet, Dice, Facts, Log, OptionInfo, Outcome, Pending,
-    Rejection, ScenarioInfo, Seat, Setup, Startable, Viewer,
+    Applied, Board, DataErrors, DataSet, Dice, Facts, Log, OptionInfo, Outcome, Pending, Rejection,
+    ScenarioInfo, Seat, Setup, Startable, Viewer,
 };
 
 use crate::action::Action;
@@ -49,12 +49,7 @@ impl engine::Game for State {
     }
 
     fn pending(&self) -> Pending {
-        let seats = self.pending_seats();
-        if seats.is_empty() {
-            Pending::Over
-        } else {
-            Pending::Seats(seats)
-        }
+        Pending::from_seats(self.pending_seats())
     }
 
     fn legal_actions(&self, seat: Seat) -> Vec<Action> {
@@ -135,14 +130,6 @@ impl engine::Game for State {
     }
 }
 
-fn bad(message: String) -> DataErrors {
-    DataErrors(vec![DataError {
-        file: "(command line)".into(),
-        line: None,
-        message,
-    }])
-}
-
 impl Startable for State {
     fn scenarios(data: &DataSet) -> Result<Vec<ScenarioInfo>, DataErrors> {
         let rules = Rules::load(data)?;
@@ -166,23 +153,21 @@ impl Startable for State {
     }
 
     fn start(setup: &Setup, data: &DataSet) -> Result<Self, DataErrors> {
-        if !SCENARIOS.contains(&setup.scenario.as_str()) {
-            return Err(bad(format!(
-                "unknown scenario `{}`; valid: acre/siege, acre/siege-conrad",
-                setup.scenario
-            )));
-        }
+        setup.check_scenario("acre", &SCENARIOS)?;
         let mut conrad = setup.scenario == "siege-conrad";
         for o in &setup.options {
             match o.as_str() {
                 "conrad" => conrad = true,
-                _ => return Err(bad(format!("unknown option `{o}`; valid: conrad"))),
+                _ => {
+                    return Err(DataErrors::command_line(format!(
+                        "unknown option `{o}`; valid: conrad"
+                    )))
+                }
             }
         }
         if setup.position.is_some() {
-            return Err(bad(
-                "Acre has no position files: set up with `deploy-historical` or piece by piece"
-                    .into(),
+            return Err(DataErrors::command_line(
+                "Acre has no position files: set up with `deploy-historical` or piece by piece",
             ));
         }
         let rules = Rules::load(data)?;

@@ -5,13 +5,11 @@
 //! when enemy combat units reach them alone (5.12, 9.24, 10.61, 14.33) with the morale their
 //! death costs (10.53-10.55, 16.0), and where a wounded leader returns (14.42).
 
-use std::collections::BTreeSet;
-
 use hexgrid::Hex;
 use serde::{Deserialize, Serialize};
 
 use crate::map::Nationality;
-use crate::position::Location;
+use crate::position::{Location, Pieces};
 use crate::rules::{Army, Rules, Side};
 use crate::zoc;
 use crate::Position;
@@ -31,9 +29,9 @@ pub fn commands(rules: &Rules, leader: usize, conrad: bool, contingent: usize) -
 /// `radius` hexes along a path free of enemy combat units and of enemy-controlled hexes,
 /// where a friendly combat unit negates enemy control of its own hex. The leader's hex is not
 /// counted and the target's hex is.
-pub fn traces_to(
+pub fn traces_to<P: Pieces + ?Sized>(
     rules: &Rules,
-    pos: &Position,
+    pos: &P,
     side: Side,
     from: Hex,
     target: Hex,
@@ -49,19 +47,25 @@ pub fn traces_to(
             None => !zoc::controlled(rules, pos, h, side.enemy()),
         }
     };
+    // The hexes reached, by the map's dense index (every neighbour is on the map).
+    let grid = rules.map.grid;
+    let mut seen = vec![false; grid.len()];
+    if let Some(k) = grid.index(from) {
+        seen[k] = true;
+    }
     let mut frontier = vec![from];
-    let mut seen = BTreeSet::from([from]);
     for _ in 0..radius {
         let mut next = Vec::new();
         for h in frontier {
             for n in rules.map.neighbours(h) {
-                if seen.contains(&n) || !passable(n) {
+                let Some(k) = grid.index(n) else { continue };
+                if seen[k] || !passable(n) {
                     continue;
                 }
                 if n == target {
                     return true;
                 }
-                seen.insert(n);
+                seen[k] = true;
                 next.push(n);
             }
         }
@@ -79,25 +83,36 @@ pub fn leader_hex(pos: &Position, leader: usize) -> Option<Hex> {
 }
 
 /// Acre 14.1, 14.13: whether a combat unit is within its leader's Command Radius.
-pub fn in_command(rules: &Rules, pos: &Position, unit: usize, conrad: bool) -> bool {
+pub fn in_command<P: Pieces + ?Sized>(rules: &Rules, pos: &P, unit: usize, conrad: bool) -> bool {
     within(rules, pos, unit, conrad, 1)
 }
 
 /// Acre 14.12, 5.4: whether a combat unit is within twice its leader's Command Radius, so
 /// that it may use its full Movement Allowance.
-pub fn within_twice_radius(rules: &Rules, pos: &Position, unit: usize, conrad: bool) -> bool {
+pub fn within_twice_radius<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    unit: usize,
+    conrad: bool,
+) -> bool {
     within(rules, pos, unit, conrad, 2)
 }
 
-fn within(rules: &Rules, pos: &Position, unit: usize, conrad: bool, times: u32) -> bool {
-    let Some(at) = pos.hex_of(unit) else {
+fn within<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    unit: usize,
+    conrad: bool,
+    times: u32,
+) -> bool {
+    let Some(at) = pos.position().hex_of(unit) else {
         return false;
     };
     let contingent = rules.units[unit].contingent;
     let side = rules.side_of(unit);
     (0..rules.leaders.len())
         .filter(|&l| commands(rules, l, conrad, contingent))
-        .filter_map(|l| leader_hex(pos, l).map(|h| (l, h)))
+        .filter_map(|l| leader_hex(pos.position(), l).map(|h| (l, h)))
         .any(|(l, h)| {
             traces_to(
                 rules,

@@ -159,8 +159,13 @@ pub struct Map {
     /// Terrains, indexed by each hex's terrain.
     pub terrains: Vec<Terrain>,
     terrain: HexMap<u8>,
+    /// Each hex's terrain class, worked out once from `terrain` (the rules ask it often).
+    classes: HexMap<Class>,
     camps: HexMap<Nationality>,
     all_sea: BTreeSet<Hexside>,
+    /// Each hex's all-sea sides, a bit for each direction (by [`hexgrid::Direction::index`]),
+    /// worked out once from `all_sea`.
+    all_sea_sides: HexMap<u8>,
     areas: BTreeMap<String, Vec<Hex>>,
     /// Names printed on the map.
     pub labels: Vec<(Hex, String)>,
@@ -168,7 +173,8 @@ pub struct Map {
     pub provenance: Provenance,
 }
 
-/// Reads a hex list of ids and column runs (`"1806..1815"`), pushing problems to `errors`.
+/// Reads a hex list of ids and column runs (`"1806..1815"`), pushing problems to `errors`
+/// ([`engine::hex_list`]).
 pub fn parse_hexes(
     grid: &Grid,
     items: &[String],
@@ -176,42 +182,10 @@ pub fn parse_hexes(
     what: &str,
     errors: &mut DataErrors,
 ) -> Vec<Hex> {
-    let mut out = Vec::new();
-    for item in items {
-        let one = |s: &str, errors: &mut DataErrors| -> Option<HexId> {
-            match s.parse::<HexId>() {
-                Ok(id) if grid.contains_id(id) => Some(id),
-                Ok(_) => {
-                    errors.push(file, None, format!("{what}: hex `{s}` is off the map"));
-                    None
-                }
-                Err(e) => {
-                    errors.push(file, None, format!("{what}: `{s}`: {e}"));
-                    None
-                }
-            }
-        };
-        match item.split_once("..") {
-            Some((a, b)) => {
-                let (Some(a), Some(b)) = (one(a, errors), one(b, errors)) else {
-                    continue;
-                };
-                if a.col != b.col || a.row > b.row {
-                    errors.push(
-                        file,
-                        None,
-                        format!("{what}: run `{item}` must stay in one column, north to south"),
-                    );
-                    continue;
-                }
-                for row in a.row..=b.row {
-                    out.extend(grid.hex_of(HexId::new(a.col, row)));
-                }
-            }
-            None => out.extend(one(item, errors).and_then(|id| grid.hex_of(id))),
-        }
-    }
-    out
+    engine::hex_list(grid, items, file, what, errors)
+        .into_iter()
+        .filter_map(|id| grid.hex_of(id))
+        .collect()
 }
 
 fn cost_half_points(c: Cost) -> Option<u8> {
@@ -332,17 +306,7 @@ impl Map {
         let mut all_sea = BTreeSet::new();
         raw.all_sea.provenance.check(file, "all_sea", &mut errors);
         for s in &raw.all_sea.sides {
-            let hexes: Vec<String> = s.split('/').map(str::to_string).collect();
-            let parsed = parse_hexes(&grid, &hexes, file, "all_sea", &mut errors);
-            match (hexes.len(), parsed.as_slice()) {
-                (2, [a, b]) => match Hexside::between(*a, *b) {
-                    Some(side) => {
-                        all_sea.insert(side);
-                    }
-                    None => errors.push(file, None, format!("all_sea: `{s}` is not a hexside")),
-                },
-                _ => errors.push(file, None, format!("all_sea: `{s}` must be written A/B")),
-            }
+            all_sea.extend(engine::hexside(&grid, s, file, "all_sea", &mut errors));
         }
         let mut areas = BTreeMap::new();
         for (name, a) in &raw.area {
@@ -370,13 +334,28 @@ impl Map {
                 labels.push((h, l.text.clone()));
             }
         }
+        let classes = HexMap::from_fn(grid, |h| {
+            terrain
+                .get(h)
+                .and_then(|&i| terrains.get(i as usize))
+                .map_or(Class::Sea, |t| t.class)
+        });
+        let all_sea_sides = HexMap::from_fn(grid, |h| {
+            Hexside::all_of(h)
+                .iter()
+                .enumerate()
+                .filter(|(_, side)| all_sea.contains(side))
+                .fold(0u8, |bits, (d, _)| bits | 1 << d)
+        });
         let map = Map {
             title: raw.title.clone(),
             grid,
             terrains,
             terrain,
+            classes,
             camps,
             all_sea,
+            all_sea_sides,
             areas,
             labels,
             provenance: raw.provenance.clone(),
@@ -420,11 +399,7 @@ impl Map {
 
     /// The terrain class of a hex.
     pub fn class(&self, hex: Hex) -> Class {
-        if self.on_map(hex) {
-            self.terrain(hex).class
-        } else {
-            Class::Sea
-        }
+        self.classes.get(hex).copied().unwrap_or(Class::Sea)
     }
 
     /// A Wall or Tower hex.
@@ -450,7 +425,10 @@ impl Map {
 
     /// Whether the hexside between two adjacent hexes is all-sea (6.12).
     pub fn all_sea_between(&self, a: Hex, b: Hex) -> bool {
-        Hexside::between(a, b).is_some_and(|s| self.all_sea.contains(&s))
+        match (a.direction_to(b), self.all_sea_sides.get(a)) {
+            (Some(d), Some(bits)) => bits & 1 << d.index() != 0,
+            _ => Hexside::between(a, b).is_some_and(|s| self.all_sea.contains(&s)),
+        }
     }
 
     /// A named area's hexes (empty if unknown).
@@ -496,5 +474,47 @@ impl Map {
             .filter(|h| classes.contains(&self.class(*h)))
             .map(|h| h.distance(hex))
             .min()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use hexgrid::Direction;
+
+    /// The tables worked out once (classes, all-sea sides) answer as the terrain and the
+    /// all-sea hexsides they come from, on the map and off it.
+    #[test]
+    fn the_tables_agree_with_the_terrain_and_the_hexsides() {
+        let r = crate::Rules::load(&crate::builtin_data()).unwrap();
+        let m = &r.map;
+        let mut sea_sides = 0;
+        let mut edge = Vec::new();
+        for h in m.grid.hexes() {
+            assert_eq!(m.class(h), m.terrain(h).class);
+            for d in Direction::ALL {
+                let n = h.neighbour(d);
+                let plain = Hexside::between(h, n).is_some_and(|s| m.all_sea.contains(&s));
+                assert_eq!(m.all_sea_between(h, n), plain, "{} {d:?}", m.id(h));
+                assert_eq!(
+                    m.all_sea_between(n, h),
+                    Hexside::between(n, h).is_some_and(|s| m.all_sea.contains(&s))
+                );
+                sea_sides += usize::from(plain);
+                if !m.on_map(n) {
+                    edge.push(n);
+                }
+            }
+            // Hexes not adjacent have no hexside between them.
+            assert!(!m.all_sea_between(h, h));
+        }
+        assert!(
+            sea_sides > 0,
+            "the harbour mouth has all-sea hexsides (6.12)"
+        );
+        assert!(!edge.is_empty());
+        for n in edge {
+            assert_eq!(m.class(n), Class::Sea, "off the map is sea");
+        }
     }
 }

@@ -8,6 +8,7 @@ use std::collections::BTreeMap;
 use hexgrid::{search, Hex};
 
 use crate::map::Class;
+use crate::position::Pieces;
 use crate::rules::{Rules, Side, SiegeKind};
 use crate::{leaders, zoc, Position};
 
@@ -33,25 +34,80 @@ impl Mover {
     }
 }
 
+/// Why a move into a hex is prohibited ([`entry`]); [`Barrier::text`] says it in words.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Barrier {
+    /// Not an adjacent hex on the map.
+    NotNext,
+    /// 6.12: an all-sea hexside.
+    AllSea,
+    /// 5.12: an enemy combat unit.
+    EnemyUnit,
+    /// 5.12: a leader into an enemy leader or siege unit.
+    EnemyLeaderOrSiege,
+    /// 15.14: cavalry into marsh.
+    CavalryMarsh,
+    /// 15.11: cavalry into a Wall/Tower hex not friendly-controlled.
+    CavalryWall,
+    /// 5.24, 6.23, 10.35: an enemy-controlled unbreached Wall/Tower hex.
+    HeldWall,
+    /// Prohibited terrain.
+    Terrain,
+}
+
+impl Barrier {
+    /// The reason in words, for the hex printed `id`.
+    pub fn text(self, id: &str) -> String {
+        match self {
+            Barrier::NotNext => format!("{id} is not next to the unit on the map"),
+            Barrier::AllSea => format!("the hexside into {id} is all sea (6.12)"),
+            Barrier::EnemyUnit => format!("{id} holds an enemy combat unit (5.12)"),
+            Barrier::EnemyLeaderOrSiege => format!(
+                "a leader may not enter {id}, which holds an enemy leader or siege unit (5.12)"
+            ),
+            Barrier::CavalryMarsh => format!("cavalry may not enter the marsh at {id} (15.14)"),
+            Barrier::CavalryWall => format!(
+                "cavalry may pass only through friendly-controlled Wall/Tower hexes ({id}, 15.11)"
+            ),
+            Barrier::HeldWall => format!("{id} is an enemy-controlled unbreached Wall/Tower hex: only a ladder assault takes it (5.24, 6.23, 10.35)"),
+            Barrier::Terrain => format!("{id} is prohibited terrain"),
+        }
+    }
+}
+
 /// Acre 5.2, 5.21, 5.26, 5.27, 5.3, 5.6, 5.12, 5.22-5.24, 6.23, 15.11, 15.14: the cost in half
-/// Movement Points of moving from `from` into the adjacent `to`, or why it is prohibited.
-pub fn entry_cost(
+/// Movement Points of moving from `from` into the adjacent `to`, or why it is prohibited in
+/// words ([`entry`]).
+pub fn entry_cost<P: Pieces + ?Sized>(
     rules: &Rules,
-    pos: &Position,
+    pos: &P,
     mover: Mover,
     from: Hex,
     to: Hex,
 ) -> Result<u32, String> {
-    let id = rules.map.id(to);
+    entry(rules, pos, mover, from, to).map_err(|b| b.text(&rules.map.id(to)))
+}
+
+/// Acre 5.2, 5.21, 5.26, 5.27, 5.3, 5.6, 5.12, 5.22-5.24, 6.23, 15.11, 15.14: the cost in half
+/// Movement Points of moving from `from` into the adjacent `to`, or the [`Barrier`] that
+/// prohibits it (for the searches, which need no words).
+pub fn entry<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    mover: Mover,
+    from: Hex,
+    to: Hex,
+) -> Result<u32, Barrier> {
     if !rules.map.on_map(to) || !from.is_adjacent(to) {
-        return Err(format!("{id} is not next to the unit on the map"));
+        return Err(Barrier::NotNext);
     }
     if rules.map.all_sea_between(from, to) {
-        return Err(format!("the hexside into {id} is all sea (6.12)"));
+        return Err(Barrier::AllSea);
     }
     // 5.12: never into enemy combat units; leaders never into enemy leaders or siege units.
-    if pos.side_at(rules, to) == Some(mover.side.enemy()) {
-        return Err(format!("{id} holds an enemy combat unit (5.12)"));
+    let side_there = pos.side_at(rules, to);
+    if side_there == Some(mover.side.enemy()) {
+        return Err(Barrier::EnemyUnit);
     }
     if !mover.combat {
         let enemy_leader = pos
@@ -61,41 +117,38 @@ pub fn entry_cost(
             .siege_at(to)
             .is_some_and(|s| rules.siege[s].side != mover.side);
         if enemy_leader || enemy_siege {
-            return Err(format!(
-                "a leader may not enter {id}, which holds an enemy leader or siege unit (5.12)"
-            ));
+            return Err(Barrier::EnemyLeaderOrSiege);
         }
     }
     let class = rules.map.class(to);
     if mover.cavalry && class == Class::Marsh {
-        return Err(format!("cavalry may not enter the marsh at {id} (15.14)"));
+        return Err(Barrier::CavalryMarsh);
     }
+    let p = pos.position();
     if class.is_wall_or_tower() {
         let t = &rules.tables;
         // 15.11: cavalry only through friendly-controlled walls.
         if mover.cavalry
-            && pos.side_at(rules, to) != Some(mover.side)
+            && side_there != Some(mover.side)
             && !zoc::controlled(rules, pos, to, mover.side)
         {
-            return Err(format!(
-                "cavalry may pass only through friendly-controlled Wall/Tower hexes ({id}, 15.11)"
-            ));
+            return Err(Barrier::CavalryWall);
         }
-        if pos.breached(rules, to) {
+        if p.breached(rules, to) {
             return Ok(t.breached_cost as u32);
         }
         if rules.map.is_wall_or_tower(from) {
             return Ok(t.from_wall_cost as u32);
         }
         if zoc::controlled(rules, pos, to, mover.side.enemy()) {
-            return Err(format!("{id} is an enemy-controlled unbreached Wall/Tower hex: only a ladder assault takes it (5.24, 6.23, 10.35)"));
+            return Err(Barrier::HeldWall);
         }
         return Ok(t.from_other_cost as u32);
     }
-    pos.effects(rules, to)
+    p.effects(rules, to)
         .cost
         .map(u32::from)
-        .ok_or_else(|| format!("{id} is prohibited terrain"))
+        .ok_or(Barrier::Terrain)
 }
 
 /// Acre 9.24: "A unit that has suffered a Retreat result may not use road movement rates
@@ -119,14 +172,20 @@ pub fn without_road_rates(rules: &Rules, to: Hex, cost: u32) -> u32 {
 /// Segment: full within twice its leader's Command Radius (cavalry always, unless its leader
 /// is dead), otherwise half with fractions dropped; doubled in the Strategic Movement
 /// Segment, which ignores the Command Radius.
-pub fn allowance(rules: &Rules, pos: &Position, unit: usize, strategic: bool, conrad: bool) -> u32 {
+pub fn allowance<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    unit: usize,
+    strategic: bool,
+    conrad: bool,
+) -> u32 {
     let ma = rules.units[unit].movement as u32;
     if strategic {
         return 2 * ma * 2;
     }
     let leader_dead = (0..rules.leaders.len())
         .filter(|&l| leaders::commands(rules, l, conrad, rules.units[unit].contingent))
-        .all(|l| pos.leaders[l].dead);
+        .all(|l| pos.position().leaders[l].dead);
     let full = if rules.unit_type(unit).cavalry {
         !leader_dead
     } else {
@@ -142,7 +201,7 @@ pub fn allowance(rules: &Rules, pos: &Position, unit: usize, strategic: bool, co
 /// Acre 5.13, 5.51, 5.54, 15.11, 15.14, 12.12: whether a unit may end its movement in `hex`: one
 /// combat unit a hex, beside one siege unit and one leader (5.52, checked where leaders move);
 /// markers never count (5.55: they are not pieces of the position at all).
-pub fn may_end_in(rules: &Rules, pos: &Position, unit: usize, hex: Hex) -> bool {
+pub fn may_end_in<P: Pieces + ?Sized>(rules: &Rules, pos: &P, unit: usize, hex: Hex) -> bool {
     let side = rules.side_of(unit);
     if pos.unit_at(hex).is_some_and(|u| u != unit) {
         return false;

@@ -11,7 +11,7 @@ use hexgrid::{search, Hex};
 use crate::intervention::ENTRY_COST;
 use crate::map::Class;
 use crate::movement::{self, Mover};
-use crate::position::Location;
+use crate::position::{Board, Location, Pieces};
 use crate::retreat;
 use crate::rules::{Side, SiegeKind};
 use crate::setup::Piece;
@@ -49,7 +49,7 @@ fn search_moves(s: &State, piece: Piece, strategic: bool) -> Option<Searched> {
             let budget = if at == Location::OffMap {
                 2 * u32::from(r.units[u].movement)
             } else {
-                movement::allowance(r, &s.pos, u, strategic, s.conrad)
+                movement::allowance(r, &Board::new(r, &s.pos), u, strategic, s.conrad)
             };
             (at, Mover::unit(r, u), budget)
         }
@@ -87,8 +87,9 @@ fn search_moves(s: &State, piece: Piece, strategic: bool) -> Option<Searched> {
         Location::OffMap => Node::Off,
         _ => return None,
     };
+    let board = Board::new(r, &moved);
     let starts_controlled = match start {
-        Node::At(h) => zoc::controlled(r, &moved, h, enemy),
+        Node::At(h) => zoc::controlled(r, &board, h, enemy),
         Node::Off => false,
     };
     // 9.24: no road rates the Game-Turn after a Retreat result.
@@ -104,7 +105,7 @@ fn search_moves(s: &State, piece: Piece, strategic: bool) -> Option<Searched> {
         |&n, out| match n {
             Node::Off => {
                 for &h in &s.derived.entry {
-                    if moved.side_at(r, h).is_none() && moved.effects(r, h).cost.is_some() {
+                    if board.side_at(r, h).is_none() && moved.effects(r, h).cost.is_some() {
                         out.push((Node::At(h), ENTRY_COST));
                     }
                 }
@@ -113,7 +114,7 @@ fn search_moves(s: &State, piece: Piece, strategic: bool) -> Option<Searched> {
                 for next in r.map.neighbours(h) {
                     if Node::At(h) == start
                         && starts_controlled
-                        && zoc::controlled(r, &moved, next, enemy)
+                        && zoc::controlled(r, &board, next, enemy)
                     {
                         continue;
                     }
@@ -123,7 +124,7 @@ fn search_moves(s: &State, piece: Piece, strategic: bool) -> Option<Searched> {
                     {
                         continue;
                     }
-                    if let Ok(c) = movement::entry_cost(r, &moved, mover, h, next) {
+                    if let Ok(c) = movement::entry(r, &board, mover, h, next) {
                         let c = if no_road {
                             movement::without_road_rates(r, next, c)
                         } else {
@@ -135,10 +136,11 @@ fn search_moves(s: &State, piece: Piece, strategic: bool) -> Option<Searched> {
             }
         },
         |&n| match n {
-            Node::At(h) => !zoc::controlled(r, &moved, h, enemy),
+            Node::At(h) => !zoc::controlled(r, &board, h, enemy),
             Node::Off => true,
         },
     );
+    drop(board);
     Some(Searched {
         moved,
         start,
@@ -162,32 +164,59 @@ impl Searched {
     }
 }
 
+/// Acre 5.17, 12.23, 12.34: where a siege unit is relocated in the Strategic Movement
+/// Segment (it is not moved), in the map's order.
+fn relocations(s: &State, e: usize) -> impl Iterator<Item = Hex> + '_ {
+    s.rules
+        .map
+        .grid
+        .hexes()
+        .filter(move |&h| Location::Map(h) != s.pos.siege[e].at)
+        .filter(move |&h| s.may_deploy_siege(e, h))
+}
+
+/// The search of a piece's move and the hexes it may end in, in the order the search
+/// settled them (5.13, 5.5, 15.11, 15.14, 5.16).
+fn ends(s: &State, piece: Piece, strategic: bool) -> Option<(Searched, Vec<Hex>)> {
+    let found = search_moves(s, piece, strategic)?;
+    let board = Board::new(&s.rules, &found.moved);
+    let ends = found
+        .reached
+        .iter()
+        .filter_map(|(node, _)| match node {
+            Node::At(h) if node != found.start && may_end(s, &board, piece, h, strategic) => {
+                Some(h)
+            }
+            _ => None,
+        })
+        .collect();
+    drop(board);
+    Some((found, ends))
+}
+
 /// Every hex the piece may end its move in, with the hexes entered on the way (the
 /// destination last). `strategic` is the Strategic Movement Segment (5.16, 5.17).
 pub fn destinations(s: &State, piece: Piece, strategic: bool) -> BTreeMap<Hex, Vec<Hex>> {
     if let (Piece::Siege(e), true) = (piece, strategic) {
-        // 5.17, 12.23, 12.34: siege units are relocated, not moved.
-        return s
-            .rules
-            .map
-            .grid
-            .hexes()
-            .filter(|&h| Location::Map(h) != s.pos.siege[e].at)
-            .filter(|&h| s.may_deploy_siege(e, h))
-            .map(|h| (h, vec![h]))
-            .collect();
+        return relocations(s, e).map(|h| (h, vec![h])).collect();
     }
-    let Some(found) = search_moves(s, piece, strategic) else {
+    let Some((found, ends)) = ends(s, piece, strategic) else {
         return BTreeMap::new();
     };
-    let mut out = BTreeMap::new();
-    for (node, _) in found.reached.iter() {
-        let Node::At(h) = node else { continue };
-        if node == found.start || !may_end(s, &found.moved, piece, h, strategic) {
-            continue;
-        }
-        out.insert(h, found.path(node));
-    }
+    ends.into_iter()
+        .map(|h| (h, found.path(Node::At(h))))
+        .collect()
+}
+
+/// The hexes of [`destinations`] without the paths to them (which only the move made needs),
+/// in the same order.
+pub fn destination_hexes(s: &State, piece: Piece, strategic: bool) -> Vec<Hex> {
+    let mut out: Vec<Hex> = if let (Piece::Siege(e), true) = (piece, strategic) {
+        relocations(s, e).collect()
+    } else {
+        ends(s, piece, strategic).map_or_else(Vec::new, |(_, ends)| ends)
+    };
+    out.sort_unstable();
     out
 }
 
@@ -210,10 +239,11 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
         return out;
     };
     let enemy = Side::Moslem;
+    let board = Board::new(r, &found.moved);
     for (node, cost) in found.reached.iter() {
         let Node::At(first) = node else { continue };
         // The line runs on from here only if the unit could move on from here.
-        if node != found.start && zoc::controlled(r, &found.moved, first, enemy) {
+        if node != found.start && zoc::controlled(r, &board, first, enemy) {
             continue;
         }
         for dir in r
@@ -227,12 +257,12 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
             let mut ok = true;
             for i in 0..RUN {
                 let next = at + dir;
-                let step = movement::entry_cost(r, &found.moved, found.mover, at, next);
-                let stops = i + 1 < RUN && zoc::controlled(r, &found.moved, next, enemy);
+                let step = movement::entry(r, &board, found.mover, at, next);
+                let stops = i + 1 < RUN && zoc::controlled(r, &board, next, enemy);
                 let starts_held = i == 0
                     && node == found.start
-                    && zoc::controlled(r, &found.moved, first, enemy)
-                    && zoc::controlled(r, &found.moved, next, enemy);
+                    && zoc::controlled(r, &board, first, enemy)
+                    && zoc::controlled(r, &board, next, enemy);
                 match step {
                     Ok(c) if !stops && !starts_held && r.map.class(next) == Class::Clear => {
                         spent += c;
@@ -245,10 +275,7 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
                     }
                 }
             }
-            if !ok
-                || spent > found.budget
-                || !may_end(s, &found.moved, Piece::Unit(unit), at, false)
-            {
+            if !ok || spent > found.budget || !may_end(s, &board, Piece::Unit(unit), at, false) {
                 continue;
             }
             let mut path = found.path(node);
@@ -269,7 +296,7 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
 }
 
 /// Whether the piece may end its move in `hex` (5.13, 5.5, 15.11, 15.14, 5.16).
-fn may_end(s: &State, moved: &crate::Position, piece: Piece, hex: Hex, strategic: bool) -> bool {
+fn may_end(s: &State, moved: &Board, piece: Piece, hex: Hex, strategic: bool) -> bool {
     let r = &s.rules;
     let side = s.side_of_piece(piece);
     let ok = match piece {

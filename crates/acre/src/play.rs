@@ -15,7 +15,7 @@ use crate::leaders::{self, LeaderFate};
 use crate::map::Class;
 use crate::melee;
 use crate::planning::{self, Allocation, Phases, Plan};
-use crate::position::Location;
+use crate::position::{Board, Location, Pieces};
 use crate::retreat::{self, Step as RetreatStep};
 use crate::rules::{CombatResult, Kind, Side, SiegeKind};
 use crate::sequence::{self, Segment, Step, Turn};
@@ -197,7 +197,8 @@ impl State {
                         continue;
                     }
                     trial.units[u].at = Location::Map(h);
-                    let ok = leaders::within_twice_radius(r, &trial, u, self.conrad);
+                    let ok =
+                        leaders::within_twice_radius(r, &Board::new(r, &trial), u, self.conrad);
                     trial.units[u].at = Location::OffMap;
                     if !ok {
                         continue;
@@ -449,8 +450,8 @@ impl State {
     /// Acre 5.0: select a piece, then one of its destinations or let it go.
     fn movement_actions(&self, side: Side, strategic: bool) -> Vec<Action> {
         if let Some(p) = self.work.selected {
-            let mut out: Vec<Action> = moves::destinations(self, p, strategic)
-                .into_keys()
+            let mut out: Vec<Action> = moves::destination_hexes(self, p, strategic)
+                .into_iter()
                 .map(Action::Move)
                 .collect();
             // 15.21: a charge is made in a Crusader Movement Segment of the Assault Phase.
@@ -631,6 +632,10 @@ impl State {
         let r = &self.rules;
         let mut out = Vec::new();
         if !self.work.fire_ended[ix(side)] {
+            // Only a hex with an enemy combat unit is a target (9.21, 12.31): the others are
+            // not asked of [`fire::check_fire`], which would refuse them.
+            let board = Board::new(r, &self.pos);
+            let enemy_in = |t: Hex| board.side_at(r, t).is_some_and(|s| s != side);
             for f in self.firers(side) {
                 let at = match f {
                     Firer::Unit(u) => self.pos.hex_of(u),
@@ -639,7 +644,10 @@ impl State {
                 let Some(at) = at else { continue };
                 let chargers = self.chargers_now();
                 for t in at.within(4) {
-                    if r.map.on_map(t) && fire::check_fire(r, &self.pos, f, t, &chargers).is_ok() {
+                    if r.map.on_map(t)
+                        && enemy_in(t)
+                        && fire::check_fire(r, &self.pos, f, t, &chargers).is_ok()
+                    {
                         out.push(Action::Fire(f, t));
                     }
                 }
@@ -990,7 +998,15 @@ impl State {
                 side_name(side)
             )));
         }
-        if !self.legal(seat).contains(action) {
+        // The path of a move of the selected piece, found while checking it.
+        let (legal, path) = match self.selected_move(side, action) {
+            Some(path) => (path.is_some(), path),
+            None => (
+                self.deselect_listed(side, action) || self.legal(seat).contains(action),
+                None,
+            ),
+        };
+        if !legal {
             return Err(Rejection::new(format!(
                 "`{}` is not legal now ({})",
                 action.text(self),
@@ -1000,11 +1016,53 @@ impl State {
         let mut applied = Applied::default();
         match self.stage {
             Stage::SetUp(side) => self.apply_setup(side, action, log),
-            Stage::Play => self.apply_play(side, action, log, &mut applied),
+            Stage::Play => self.apply_play(side, action, path, log, &mut applied),
             Stage::Over => {}
         }
         self.settle(log, &mut applied);
         Ok(applied)
+    }
+
+    /// Whether the legal actions of `side` now are those of a selected piece in a Movement
+    /// Segment (5.0, [`Self::movement_actions`]), and if so whether the piece is strategic.
+    fn selected_piece_moving(&self, side: Side) -> Option<(Piece, bool)> {
+        let busy = !self.placing.is_empty()
+            || !self.following.is_empty()
+            || self.next_retreater().is_some()
+            || self.work.advance.is_some();
+        if self.stage != Stage::Play || busy {
+            return None;
+        }
+        let strategic = match self.turn.step {
+            Step::CrusaderStrategic | Step::MoslemStrategic => true,
+            Step::Impulse {
+                segment: Segment::CrusaderMovement | Segment::MoslemMovement,
+                ..
+            } => false,
+            _ => return None,
+        };
+        let p = self.work.selected?;
+        self.pending_sides()
+            .contains(&side)
+            .then_some((p, strategic))
+    }
+
+    /// A shortcut of [`Self::legal`] for a move of the selected piece (5.0), the most
+    /// frequent action: `Some` when `action` is a move and the legal actions are those of
+    /// the selected piece ([`Self::movement_actions`]), holding the path of the move when it
+    /// is one of them; `None` when the whole list must be asked.
+    fn selected_move(&self, side: Side, action: &Action) -> Option<Option<Vec<Hex>>> {
+        let Action::Move(hex) = action else {
+            return None;
+        };
+        let (p, strategic) = self.selected_piece_moving(side)?;
+        Some(moves::destinations(self, p, strategic).remove(hex))
+    }
+
+    /// A shortcut of [`Self::legal`]: letting the selected piece go is always listed while
+    /// a piece is selected in a Movement Segment ([`Self::movement_actions`]).
+    fn deselect_listed(&self, side: Side, action: &Action) -> bool {
+        *action == Action::Deselect && self.selected_piece_moving(side).is_some()
     }
 
     /// What the game is waiting for, in words.
@@ -1091,7 +1149,14 @@ impl State {
         }
     }
 
-    fn apply_play(&mut self, side: Side, action: &Action, log: &mut Log, applied: &mut Applied) {
+    fn apply_play(
+        &mut self,
+        side: Side,
+        action: &Action,
+        path: Option<Vec<Hex>>,
+        log: &mut Log,
+        applied: &mut Applied,
+    ) {
         let r = self.rules.clone();
         match action {
             Action::Place(Piece::Leader(l), hex) if self.placing.first() == Some(l) => {
@@ -1157,7 +1222,12 @@ impl State {
             }
             Action::Place(piece, hex) => {
                 // 11.31, 11.32: redeployment ([`regroup::redeploy`], checked as legal).
-                let _ = regroup::redeploy(&r, &mut self.pos, *piece, *hex);
+                let ground = self.derived.clone();
+                let ground = match piece.side(&r) {
+                    Side::Crusader => &ground.crusader_redeploy,
+                    Side::Moslem => &ground.moslem_redeploy,
+                };
+                let _ = regroup::redeploy_on(&r, &mut self.pos, *piece, *hex, ground);
                 if let Piece::Unit(u) = piece {
                     self.work.returned.remove(u);
                 }
@@ -1172,7 +1242,7 @@ impl State {
                     self.work.deselected.insert(p);
                 }
             }
-            Action::Move(hex) => self.apply_move(*hex, log),
+            Action::Move(hex) => self.apply_move(*hex, path, log),
             Action::Charge(to, target) => self.apply_charge(*to, *target, log),
             Action::Grenade(hex) => self.grenade(*hex, log),
             Action::Base(hex) => {
@@ -1327,9 +1397,9 @@ impl State {
         }
     }
 
-    /// Moves the selected piece along its path, with what it passes through (5.12, 12.13,
-    /// 12.23, 12.34, 7.23, 10.51).
-    fn apply_move(&mut self, hex: Hex, log: &mut Log) {
+    /// Moves the selected piece along its path (found by [`moves::destinations`] unless
+    /// given), with what it passes through (5.12, 12.13, 12.23, 12.34, 7.23, 10.51).
+    fn apply_move(&mut self, hex: Hex, path: Option<Vec<Hex>>, log: &mut Log) {
         let Some(piece) = self.work.selected.take() else {
             return;
         };
@@ -1337,9 +1407,11 @@ impl State {
             self.turn.step,
             Step::CrusaderStrategic | Step::MoslemStrategic
         );
-        let path = moves::destinations(self, piece, strategic)
-            .remove(&hex)
-            .unwrap_or_else(|| vec![hex]);
+        let path = path.unwrap_or_else(|| {
+            moves::destinations(self, piece, strategic)
+                .remove(&hex)
+                .unwrap_or_else(|| vec![hex])
+        });
         self.move_along(piece, hex, &path, log);
     }
 

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use hexgrid::Hex;
+use hexgrid::{Grid, Hex};
 use serde::{Deserialize, Serialize};
 
 use crate::map::{Class, Nationality};
@@ -149,9 +149,7 @@ impl Position {
 
     /// Whether a friendly siege tower of `side` stands in the hex (6.11, 10.3, 12.1).
     pub fn siege_tower_at(&self, rules: &Rules, hex: Hex, side: Side) -> bool {
-        self.siege_at(hex).is_some_and(|s| {
-            rules.siege[s].kind == SiegeKind::SiegeTower && rules.siege[s].side == side
-        })
+        <Self as Pieces>::siege_tower_at(self, rules, hex, side)
     }
 
     /// A unit's hex.
@@ -186,7 +184,7 @@ impl Position {
 
     /// The side of the combat unit in a hex.
     pub fn side_at(&self, rules: &Rules, hex: Hex) -> Option<Side> {
-        self.unit_at(hex).map(|u| rules.side_of(u))
+        <Self as Pieces>::side_at(self, rules, hex)
     }
 
     /// The Melee Strength of a unit now (9.27: a reduced garrison unit uses its back).
@@ -196,5 +194,132 @@ impl Position {
             (true, Some(r)) => r as u32,
             _ => u.melee as u32,
         }
+    }
+}
+
+/// The pieces in a hex, as the rules ask it (5.5: at most one combat unit, one leader and one
+/// siege unit a hex). A [`Position`] answers by looking through its counters; a [`Board`]
+/// from a table of the hexes made once, for the searches that ask it thousands of times.
+/// Either gives the same answers for the same position.
+pub trait Pieces {
+    /// Where everything stands.
+    fn position(&self) -> &Position;
+
+    /// The combat unit in a hex (the first by index, were there ever two).
+    fn unit_at(&self, hex: Hex) -> Option<usize>;
+
+    /// The leader in a hex (the first by index).
+    fn leader_at(&self, hex: Hex) -> Option<usize>;
+
+    /// The siege unit in a hex (the first by index).
+    fn siege_at(&self, hex: Hex) -> Option<usize>;
+
+    /// The side of the combat unit in a hex.
+    fn side_at(&self, rules: &Rules, hex: Hex) -> Option<Side> {
+        self.unit_at(hex).map(|u| rules.side_of(u))
+    }
+
+    /// Whether a friendly siege tower of `side` stands in the hex (6.11, 10.3, 12.1).
+    fn siege_tower_at(&self, rules: &Rules, hex: Hex, side: Side) -> bool {
+        self.siege_at(hex).is_some_and(|s| {
+            rules.siege[s].kind == SiegeKind::SiegeTower && rules.siege[s].side == side
+        })
+    }
+}
+
+impl Pieces for Position {
+    fn position(&self) -> &Position {
+        self
+    }
+
+    fn unit_at(&self, hex: Hex) -> Option<usize> {
+        Position::unit_at(self, hex)
+    }
+
+    fn leader_at(&self, hex: Hex) -> Option<usize> {
+        Position::leader_at(self, hex)
+    }
+
+    fn siege_at(&self, hex: Hex) -> Option<usize> {
+        Position::siege_at(self, hex)
+    }
+}
+
+/// No piece of a kind in a hex of a [`Board`].
+const NONE: u16 = u16::MAX;
+
+/// A position with a table of the pieces in each hex of the map, for the searches that ask
+/// what stands in a hex thousands of times (movement, zones of control, command radius):
+/// made once for a position that does not change while it is asked.
+#[derive(Clone, Debug)]
+pub struct Board<'a> {
+    pos: &'a Position,
+    grid: Grid,
+    /// By the hex's dense index: the combat unit, leader and siege unit there (`NONE`: none).
+    cells: Vec<[u16; 3]>,
+}
+
+impl<'a> Board<'a> {
+    /// The table of `pos` on the rules' map.
+    pub fn new(rules: &Rules, pos: &'a Position) -> Board<'a> {
+        let grid = rules.map.grid;
+        let mut cells = vec![[NONE; 3]; grid.len()];
+        mark(&mut cells, grid, 0, pos.units.iter().map(|u| u.at));
+        mark(&mut cells, grid, 1, pos.leaders.iter().map(|l| l.at));
+        mark(&mut cells, grid, 2, pos.siege.iter().map(|s| s.at));
+        Board { pos, grid, cells }
+    }
+
+    /// The piece of a kind in a hex: from the table on the map, by looking off it.
+    #[inline]
+    fn at(&self, hex: Hex, kind: usize) -> Option<usize> {
+        match self.grid.index(hex) {
+            Some(k) => {
+                let i = self.cells[k][kind];
+                (i != NONE).then_some(i as usize)
+            }
+            None => match kind {
+                0 => self.pos.unit_at(hex),
+                1 => self.pos.leader_at(hex),
+                _ => self.pos.siege_at(hex),
+            },
+        }
+    }
+}
+
+/// Writes the pieces of a kind into the table, in reverse so that the first by index is the
+/// one kept.
+fn mark(
+    cells: &mut [[u16; 3]],
+    grid: Grid,
+    kind: usize,
+    at: impl DoubleEndedIterator<Item = Location> + ExactSizeIterator,
+) {
+    for (i, at) in at.enumerate().rev() {
+        if let Some(k) = at.hex().and_then(|h| grid.index(h)) {
+            cells[k][kind] = i as u16;
+        }
+    }
+}
+
+impl Pieces for Board<'_> {
+    #[inline]
+    fn position(&self) -> &Position {
+        self.pos
+    }
+
+    #[inline]
+    fn unit_at(&self, hex: Hex) -> Option<usize> {
+        self.at(hex, 0)
+    }
+
+    #[inline]
+    fn leader_at(&self, hex: Hex) -> Option<usize> {
+        self.at(hex, 1)
+    }
+
+    #[inline]
+    fn siege_at(&self, hex: Hex) -> Option<usize> {
+        self.at(hex, 2)
     }
 }

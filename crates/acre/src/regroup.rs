@@ -277,7 +277,19 @@ pub fn check_redeploy_on(
 
 /// Acre 11.3: redeploys a checked piece ([`check_redeploy`]).
 pub fn redeploy(rules: &Rules, pos: &mut Position, piece: Piece, hex: Hex) -> Result<(), String> {
-    check_redeploy(rules, pos, piece, hex)?;
+    let ground = redeploy_ground(rules, piece.side(rules));
+    redeploy_on(rules, pos, piece, hex, &ground)
+}
+
+/// [`redeploy`] with the side's redeployment ground ([`redeploy_ground`]) worked out once.
+pub fn redeploy_on(
+    rules: &Rules,
+    pos: &mut Position,
+    piece: Piece,
+    hex: Hex,
+    ground: &BTreeSet<Hex>,
+) -> Result<(), String> {
+    check_redeploy_on(rules, pos, piece, hex, ground)?;
     let at = Location::Map(hex);
     match piece {
         Piece::Unit(u) => pos.units[u].at = at,

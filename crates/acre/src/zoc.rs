@@ -4,12 +4,18 @@
 use hexgrid::Hex;
 
 use crate::map::Class;
+use crate::position::Pieces;
 use crate::rules::{Rules, Side};
-use crate::Position;
 
 /// Acre 6.1: whether the combat unit in `from` exerts a Zone of Control into the adjacent
 /// hex `into`.
-pub fn exerts_into(rules: &Rules, pos: &Position, unit: usize, from: Hex, into: Hex) -> bool {
+pub fn exerts_into<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    unit: usize,
+    from: Hex,
+    into: Hex,
+) -> bool {
     if !from.is_adjacent(into) || !rules.map.on_map(into) {
         return false;
     }
@@ -23,20 +29,21 @@ pub fn exerts_into(rules: &Rules, pos: &Position, unit: usize, from: Hex, into: 
         return false;
     }
     // 6.13: from an unfilled foss or outerworks hex only into foss or outerworks hexes.
-    let from_ditch = pos.unfilled_foss(rules, from) || rules.map.class(from) == Class::Outerworks;
+    let p = pos.position();
+    let from_ditch = p.unfilled_foss(rules, from) || rules.map.class(from) == Class::Outerworks;
     if from_ditch && !matches!(rules.map.class(into), Class::Foss | Class::Outerworks) {
         return false;
     }
     // 6.14: only a unit in an unbreached Wall or Tower hex controls unbreached Wall or Tower
     // hexes.
-    if pos.unbreached_wall(rules, into) && !pos.unbreached_wall(rules, from) {
+    if p.unbreached_wall(rules, into) && !p.unbreached_wall(rules, from) {
         return false;
     }
     true
 }
 
 /// Acre 6.0, 6.26: whether a combat unit of `by` controls the hex (one is enough).
-pub fn controlled(rules: &Rules, pos: &Position, hex: Hex, by: Side) -> bool {
+pub fn controlled<P: Pieces + ?Sized>(rules: &Rules, pos: &P, hex: Hex, by: Side) -> bool {
     rules.map.neighbours(hex).any(|n| {
         pos.unit_at(n)
             .is_some_and(|u| rules.side_of(u) == by && exerts_into(rules, pos, u, n, hex))
