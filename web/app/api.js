@@ -20,8 +20,7 @@ export function applyOps(doc, ops) {
     const path = op.path || [];
     if (!path.length) {
       if (op.op === 'set') root = op.value;
-      else if (op.op === 'push') root.push(...op.values);
-      else throw new Error(`bad operation ${op.op} at the root`);
+      else if (!growArray(root, op)) throw new Error(`bad operation ${op.op} at the root`);
       continue;
     }
     let at = root;
@@ -32,10 +31,23 @@ export function applyOps(doc, ops) {
     const last = path[path.length - 1];
     if (op.op === 'set') at[last] = op.value;
     else if (op.op === 'del') delete at[last];
-    else if (op.op === 'push' && Array.isArray(at[last])) at[last].push(...op.values);
-    else throw new Error(`bad operation ${op.op} at ${path.join('.')}`);
+    else if (!growArray(at[last], op)) throw new Error(`bad operation ${op.op} at ${path.join('.')}`);
   }
   return root;
+}
+
+/** Applies a `push` or `splice` to `array`; false when the operation does not fit it. */
+function growArray(array, op) {
+  if (!Array.isArray(array) || !Array.isArray(op.values)) return false;
+  if (op.op === 'push') {
+    for (const v of op.values) array.push(v);
+    return true;
+  }
+  if (op.op !== 'splice') return false;
+  const { at, remove } = op;
+  if (!Number.isInteger(at) || !Number.isInteger(remove) || at < 0 || remove < 0 || at + remove > array.length) return false;
+  array.splice(at, remove, ...op.values);
+  return true;
 }
 
 const maps = new Map();

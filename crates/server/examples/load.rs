@@ -39,6 +39,7 @@ fn connect(url: &str, timeout: Duration) -> Socket {
 #[derive(Default)]
 struct Totals {
     bytes: AtomicU64,
+    update_bytes: AtomicU64,
     updates: AtomicU64,
     states: AtomicU64,
     lost: AtomicU64,
@@ -52,6 +53,11 @@ fn read(socket: &mut Socket, totals: &Totals) -> Option<Value> {
         match socket.read() {
             Ok(Message::Text(t)) => {
                 totals.bytes.fetch_add(t.len() as u64, Ordering::Relaxed);
+                if t.starts_with("{\"type\":\"update\"") {
+                    totals
+                        .update_bytes
+                        .fetch_add(t.len() as u64, Ordering::Relaxed);
+                }
                 return serde_json::from_str(&t).ok();
             }
             Ok(_) => continue,
@@ -354,6 +360,7 @@ fn main() {
         "received_mb": (get(&totals.bytes) as f64 / 1e4).round() / 100.0,
         "whole_states": get(&totals.states),
         "updates": get(&totals.updates),
+        "bytes_per_update": get(&totals.update_bytes) / get(&totals.updates).max(1),
         "lost": get(&totals.lost),
         "duplicated": get(&totals.duplicated),
         "refused": get(&totals.refused),
@@ -397,9 +404,10 @@ fn main() {
     );
     println!();
     println!(
-        "{} whole states and {} updates, {:.1} MB received; {} actions refused (the other seat moved first); target (p99 ≤ 50 ms and ≤ 2x echo p99, nothing lost or duplicated) {}",
+        "{} whole states and {} updates ({} bytes each on average), {:.1} MB received; {} actions refused (the other seat moved first); target (p99 ≤ 50 ms and ≤ 2x echo p99, nothing lost or duplicated) {}",
         get(&totals.states),
         get(&totals.updates),
+        report["bytes_per_update"],
         get(&totals.bytes) as f64 / 1e6,
         get(&totals.refused),
         if met { "met" } else { "not met" },

@@ -15,7 +15,9 @@ use serde::Deserialize;
 use serde_json::{json, Value};
 
 use crate::error::ApiError;
-use crate::games::{ActRequest, CreateRequest, Games, Push, Slot, UndoRequest, VERSION};
+use crate::games::{
+    ActRequest, CounterActions, CreateRequest, Games, Push, Slot, UndoRequest, VERSION,
+};
 use crate::web::WebFiles;
 
 /// What every handler shares.
@@ -150,13 +152,38 @@ async fn actions_of(
     })?;
     let token = token(&headers, query.as_deref());
     let (revision, actions) = slot.actions_of(token.as_deref(), &counter).await?;
-    Ok(Json(json!({
-        "version": VERSION,
-        "revision": revision,
-        "counter": counter,
-        "actions": actions,
-    }))
-    .into_response())
+    Ok(json_text(Arc::new(actions_text(
+        None, revision, &counter, &actions,
+    ))))
+}
+
+/// A counter's actions as JSON text: the answer of `GET .../actions` (with the version) or
+/// of an `actions` message over the WebSocket (with its type), written straight from the
+/// actions.
+fn actions_text(
+    kind: Option<&str>,
+    revision: u64,
+    counter: &str,
+    actions: &CounterActions,
+) -> String {
+    #[derive(serde::Serialize)]
+    struct Answer<'a> {
+        #[serde(rename = "type", skip_serializing_if = "Option::is_none")]
+        kind: Option<&'a str>,
+        #[serde(skip_serializing_if = "Option::is_none")]
+        version: Option<u32>,
+        revision: u64,
+        counter: &'a str,
+        actions: &'a CounterActions,
+    }
+    let answer = Answer {
+        kind,
+        version: kind.is_none().then_some(VERSION),
+        revision,
+        counter,
+        actions,
+    };
+    serde_json::to_string(&answer).expect("actions serialise")
 }
 
 /// A map by its key (`GET /api/maps/KEY`): never changes, so it may be cached for good.
@@ -225,8 +252,19 @@ async fn ws(
     let slot = app.games.slot(&id).await?;
     let token = token(&headers, query.as_deref());
     let viewer = slot.viewer(token.as_deref()).await?;
-    Ok(upgrade.on_upgrade(move |socket| live_socket(app, slot, viewer, token, socket)))
+    Ok(upgrade
+        // A client sends short messages: a small read buffer (the default, 128 KiB, is
+        // zeroed at every read) that grows for a longer one, up to the largest accepted.
+        .read_buffer_size(READ_BUFFER)
+        .max_message_size(MAX_CLIENT_MESSAGE)
+        .on_upgrade(move |socket| live_socket(app, slot, viewer, token, socket)))
 }
+
+/// The WebSocket's read buffer, in bytes (enough for any message a client sends).
+const READ_BUFFER: usize = 4096;
+
+/// The longest message a client may send over the WebSocket, in bytes.
+const MAX_CLIENT_MESSAGE: usize = 1 << 20;
 
 /// A message from a client over the WebSocket.
 #[derive(Deserialize)]
@@ -314,8 +352,8 @@ async fn live_socket(
                     Ok(ClientMessage::Actions { counter }) => {
                         match slot.actions_of(token.as_deref(), &counter).await {
                             Ok((revision, actions)) => {
-                                let reply = json!({ "type": "actions", "revision": revision, "counter": counter, "actions": actions });
-                                if socket.send(Message::Text(reply.to_string().into())).await.is_err() {
+                                let reply = actions_text(Some("actions"), revision, &counter, &actions);
+                                if socket.send(Message::Text(reply.into())).await.is_err() {
                                     return;
                                 }
                                 Ok(())

@@ -129,6 +129,8 @@ struct ViewerDoc {
     /// The generation it was built at.
     generation: u64,
     value: Value,
+    /// The events its `log` shows, to find the new ones at the next change.
+    events: Vec<Event>,
     /// The document as JSON text, written when first needed (most changes reach a
     /// WebSocket as an update only).
     text: Option<Arc<String>>,
@@ -233,18 +235,38 @@ impl Slot {
         &self,
         token: Option<&str>,
         counter: &str,
-    ) -> Result<(u64, Vec<ActionInfo>), ApiError> {
+    ) -> Result<(u64, CounterActions), ApiError> {
         let mut live = self.live.lock().await;
         live.usable()?;
         let seat = live.seat(&self.id, token, "asking for actions")?;
         let revision = live.revision_of(Viewer::Seat(seat));
-        let list = live
-            .described(seat)
+        let actions = CounterActions {
+            all: live.described(seat),
+            counter: counter.to_string(),
+        };
+        Ok((revision, actions))
+    }
+}
+
+/// The actions of one counter among a seat's actions (written as their JSON list), shared
+/// with the seat's described actions rather than copied.
+pub struct CounterActions {
+    all: Arc<Vec<ActionInfo>>,
+    counter: String,
+}
+
+impl CounterActions {
+    /// The counter's actions.
+    pub fn iter(&self) -> impl Iterator<Item = &ActionInfo> {
+        self.all
             .iter()
-            .filter(|a| a.counters.iter().any(|c| c == counter))
-            .cloned()
-            .collect();
-        Ok((revision, list))
+            .filter(|a| a.counters.contains(&self.counter))
+    }
+}
+
+impl serde::Serialize for CounterActions {
+    fn serialize<S: serde::Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.iter())
     }
 }
 
@@ -383,8 +405,10 @@ impl Live {
     }
 
     /// Brings `viewer`'s document up to date: rebuilt once per change, compared with the
-    /// one before by [`crate::diff`] alone, and the update message from it kept when smaller
-    /// than the document.
+    /// one before by [`crate::diff`], and the update message from it kept when smaller than
+    /// the document. The log is not rebuilt: only the events since the last document are
+    /// written and sent (the whole log is compared only when it is not an extension of the
+    /// last one, after an undo).
     fn refresh(&mut self, viewer: Viewer) {
         if self
             .docs
@@ -394,8 +418,14 @@ impl Live {
             return;
         }
         let mut value = state_doc(self, viewer);
+        let events = self.game.events(viewer);
+        let names = self.game.seat_names();
+        let log_of = |events: &[Event]| -> Vec<Value> {
+            events.iter().map(|e| event_json(&names, e)).collect()
+        };
         let forced = self.bump.remove(&viewer);
         let Some(mut old) = self.docs.remove(&viewer) else {
+            value["log"] = Value::Array(log_of(&events));
             value["revision"] = json!(self.first_revision);
             self.docs.insert(
                 viewer,
@@ -403,28 +433,64 @@ impl Live {
                     revision: self.first_revision,
                     generation: self.generation,
                     value,
+                    events,
                     text: None,
                     update: None,
                 },
             );
             return;
         };
+        // The old log is taken out of the old document (both documents have no log while
+        // the rest is compared) and grows into the new one when it can.
+        let mut old_log = old.value["log"].take();
+        let extended = match &mut old_log {
+            Value::Array(shown)
+                if shown.len() == old.events.len() && events.starts_with(&old.events) =>
+            {
+                shown.extend(log_of(&events[old.events.len()..]));
+                true
+            }
+            _ => false,
+        };
+        let (log, old_log) = if extended {
+            (old_log, Value::Null)
+        } else {
+            (Value::Array(log_of(&events)), old_log)
+        };
+        let shown = old.events.len();
         value["revision"] = json!(old.revision);
-        let ops = crate::diff::diff(&old.value, &value);
+        let mut ops = crate::diff::diff(&old.value, &value);
+        let log_path = || vec![crate::diff::Step::Key("log")];
+        match &log {
+            Value::Array(all) if extended && all.len() > shown => ops.push(crate::diff::Op::Push {
+                path: log_path(),
+                values: &all[shown..],
+            }),
+            _ if extended => {}
+            _ => crate::diff::diff_into(&old_log, &log, log_path(), &mut ops),
+        }
         if ops.is_empty() && !forced {
+            drop(ops);
+            old.value["log"] = log;
+            old.events = events;
             old.generation = self.generation;
             self.docs.insert(viewer, old);
             return;
         }
         let revision = old.revision + 1;
-        value["revision"] = json!(revision);
-        let mut ops = ops;
-        ops.push(json!({ "op": "set", "path": ["revision"], "value": revision }));
+        let revision_value = json!(revision);
+        ops.push(crate::diff::Op::Set {
+            path: vec![crate::diff::Step::Key("revision")],
+            value: &revision_value,
+        });
         let message = format!(
             "{{\"type\":\"update\",\"base\":{},\"revision\":{revision},\"ops\":{}}}",
             old.revision,
-            Value::Array(ops)
+            crate::diff::to_text(&ops)
         );
+        drop(ops);
+        value["revision"] = revision_value;
+        value["log"] = log;
         let update = longer_than(&value, message.len()).then(|| (old.revision, Arc::new(message)));
         self.docs.insert(
             viewer,
@@ -432,6 +498,7 @@ impl Live {
                 revision,
                 generation: self.generation,
                 value,
+                events,
                 text: None,
                 update,
             },
@@ -512,11 +579,6 @@ fn state_doc(live: &mut Live, viewer: Viewer) -> Value {
         json!({ "winner": o.winner.map(|s| game.seat_name(s)), "level": o.level, "reason": o.reason })
     });
     let view = game.view_state_json(viewer);
-    let log: Vec<Value> = game
-        .events(viewer)
-        .iter()
-        .map(|e| event_json(&names, e))
-        .collect();
     let dice = match game.record().dice {
         DiceMode::Seeded => "seeded",
         DiceMode::Manual => "manual",
@@ -543,7 +605,8 @@ fn state_doc(live: &mut Live, viewer: Viewer) -> Value {
     // The values already made are moved in (`json!` would copy each through its serialiser).
     if let Some(fields) = doc.as_object_mut() {
         fields.insert("view".into(), view);
-        fields.insert("log".into(), Value::Array(log));
+        // The log is added by [`Live::refresh`], which writes only its new events.
+        fields.insert("log".into(), Value::Null);
         fields.insert("actors".into(), Value::Array(actors));
         fields.insert("outcome".into(), outcome.unwrap_or(Value::Null));
     }
