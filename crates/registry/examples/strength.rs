@@ -6,7 +6,8 @@
 //! victory tables), a draw when within 0.02 of even. Prints each match's wins, draws and
 //! losses with the 95% Wilson interval of the win rate and of the score, the time per
 //! decision, and the search speed: MCTS iterations per second against raw random playouts
-//! per second from the same position.
+//! per second from the same position. Each game's result is also written to standard error
+//! as it ends, so that a run cut short still gives a sample.
 //!
 //! ```text
 //! cargo run --release -p registry --example strength -- --battle hab --pairs 6 \
@@ -206,6 +207,17 @@ fn run_match(o: &Options, a: &str, b: &str) {
                 }
                 let (dice, seat) = games[i];
                 let r = play_one(o, a, b, dice, seat);
+                // Each game as it ends, so a run cut short still tells something.
+                eprintln!(
+                    "{a} vs {b} ({}), game {} (dice {dice}, {a} as seat {}): {a} scores {} \
+                     ({}, {} plies)",
+                    o.battle,
+                    i + 1,
+                    seat.index(),
+                    r.points,
+                    if r.finished { "finished" } else { "judged" },
+                    r.plies,
+                );
                 results.lock().unwrap()[i] = Some(r);
             });
         }
