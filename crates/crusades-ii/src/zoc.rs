@@ -133,7 +133,7 @@ pub struct Situation {
     /// The owner of the combat units in each hex.
     pub occupant: Vec<Option<Seat>>,
     /// The zones and distances of each seat's units (`sides[s]`), shared with every
-    /// situation whose units of that seat stand the same ([`SideCache`]).
+    /// situation whose units of that seat stand the same ([`Recent`]).
     sides: [OnceCell<Rc<SideAnalysis>>; 2],
 }
 
@@ -190,36 +190,59 @@ impl Situation {
     }
 }
 
-/// Situations worked out lately on this thread, by the battle and the units' places,
-/// facings and routs (all a [`Situation`] depends on): one decision asks for the same one
-/// several times (the phase's actions, then the action's check), and a search comes back to
-/// the same positions.
-#[derive(Default)]
-struct SituationCache {
-    /// (battle, key, situation), the newest last. The battle is held weakly: an entry of a
-    /// battle dropped since never matches, even if another takes its address.
-    entries: Vec<(Weak<Battle>, Vec<u32>, Rc<Situation>)>,
+/// Values worked out lately on this thread, by the battle and a key holding all they depend
+/// on, the newest last: one decision asks for the same one several times (the phase's
+/// actions, then the action's check), and a search comes back to the same positions.
+struct Recent<V> {
+    /// (battle, key, value). The battle is held weakly: an entry of a battle dropped since
+    /// never matches, even if another takes its address.
+    entries: Vec<(Weak<Battle>, Vec<u32>, Rc<V>)>,
 }
 
-/// How many situations a thread keeps.
-const CACHED_SITUATIONS: usize = 4;
+/// How many values of each kind a thread keeps.
+const RECENT: usize = 4;
 
-/// The analyses of one side's units worked out lately on this thread, by the battle, the
-/// side and its units' places, facings and routs (all a [`SideAnalysis`] depends on): a
-/// move of one side leaves the other's as it was.
-#[derive(Default)]
-struct SideCache {
-    /// (battle, key, analysis), the newest last; the key begins with the side; the battle
-    /// is held weakly as in [`SituationCache`].
-    entries: Vec<(Weak<Battle>, Vec<u32>, Rc<SideAnalysis>)>,
+impl<V> Recent<V> {
+    const fn new() -> Self {
+        Recent {
+            entries: Vec::new(),
+        }
+    }
+
+    /// The value kept for `battle` and `key`, or `work_out`'s, kept from now on.
+    fn get_or_work_out(
+        &mut self,
+        battle: &Arc<Battle>,
+        key: Vec<u32>,
+        work_out: impl FnOnce() -> V,
+    ) -> Rc<V> {
+        let ptr = Arc::as_ptr(battle);
+        if let Some(k) = self
+            .entries
+            .iter()
+            .position(|(b, k, _)| b.as_ptr() == ptr && b.strong_count() > 0 && *k == key)
+        {
+            let entry = self.entries.remove(k);
+            let value = Rc::clone(&entry.2);
+            self.entries.push(entry);
+            return value;
+        }
+        let value = Rc::new(work_out());
+        if self.entries.len() >= RECENT {
+            self.entries.remove(0);
+        }
+        self.entries
+            .push((Arc::downgrade(battle), key, Rc::clone(&value)));
+        value
+    }
 }
-
-/// How many side analyses a thread keeps.
-const CACHED_SIDES: usize = 4;
 
 thread_local! {
-    static SITUATIONS: RefCell<SituationCache> = RefCell::new(SituationCache::default());
-    static SIDES: RefCell<SideCache> = RefCell::new(SideCache::default());
+    /// Situations, by the units' places, facings and routs (all a [`Situation`] depends on).
+    static SITUATIONS: RefCell<Recent<Situation>> = const { RefCell::new(Recent::new()) };
+    /// One side's analyses, by the side and its units' places, facings and routs (all a
+    /// [`SideAnalysis`] depends on): a move of one side leaves the other's as it was.
+    static SIDES: RefCell<Recent<SideAnalysis>> = const { RefCell::new(Recent::new()) };
 }
 
 impl State {
@@ -252,58 +275,24 @@ impl State {
             .collect()
     }
 
-    /// The analysis of `side`'s units now, shared ([`SideCache`]).
+    /// The analysis of `side`'s units now, shared ([`Recent`]).
     fn side_analysis(&self, side: Seat) -> Rc<SideAnalysis> {
-        let battle = Arc::as_ptr(&self.battle);
         let key = self.side_key(side);
         SIDES.with(|cache| {
-            let mut cache = cache.borrow_mut();
-            if let Some(k) = cache
-                .entries
-                .iter()
-                .position(|(b, k, _)| b.as_ptr() == battle && b.strong_count() > 0 && *k == key)
-            {
-                let entry = cache.entries.remove(k);
-                let analysis = Rc::clone(&entry.2);
-                cache.entries.push(entry);
-                return analysis;
-            }
-            let analysis = Rc::new(SideAnalysis::default());
-            if cache.entries.len() >= CACHED_SIDES {
-                cache.entries.remove(0);
-            }
             cache
-                .entries
-                .push((Arc::downgrade(&self.battle), key, Rc::clone(&analysis)));
-            analysis
+                .borrow_mut()
+                .get_or_work_out(&self.battle, key, SideAnalysis::default)
         })
     }
 
     /// The [`Situation`] now (shared: recently worked out ones are kept, see
-    /// [`SituationCache`]).
+    /// [`Recent`]).
     pub fn situation(&self) -> Rc<Situation> {
-        let battle = Arc::as_ptr(&self.battle);
         let key = self.situation_key();
         SITUATIONS.with(|cache| {
-            let mut cache = cache.borrow_mut();
-            if let Some(k) = cache
-                .entries
-                .iter()
-                .position(|(b, k, _)| b.as_ptr() == battle && b.strong_count() > 0 && *k == key)
-            {
-                let entry = cache.entries.remove(k);
-                let sit = Rc::clone(&entry.2);
-                cache.entries.push(entry);
-                return sit;
-            }
-            let sit = Rc::new(self.work_out_situation());
-            if cache.entries.len() >= CACHED_SITUATIONS {
-                cache.entries.remove(0);
-            }
             cache
-                .entries
-                .push((Arc::downgrade(&self.battle), key, Rc::clone(&sit)));
-            sit
+                .borrow_mut()
+                .get_or_work_out(&self.battle, key, || self.work_out_situation())
         })
     }
 
