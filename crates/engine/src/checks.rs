@@ -20,6 +20,9 @@
 //!   replays and reaches the same state hash.
 //!
 //! [`secrecy_check`] looks for forbidden strings in what viewers are sent.
+//!
+//! [`GoldenWalk`], [`fnv`] and [`assert_golden`] make the golden playthroughs with which each
+//! game pins its legal-action lists (and what they lead to) while its rules are sped up.
 
 use std::fmt;
 
@@ -505,4 +508,105 @@ pub fn secrecy_check<G: Startable>(
         }
     }
     Ok(())
+}
+
+/// The starting value of an [`fnv`] fingerprint.
+pub const FNV_START: u64 = 0xcbf2_9ce4_8422_2325;
+
+/// Adds `bytes` to an FNV-1a (64 bits) fingerprint: one that needs no dependency and never
+/// changes, for golden files.
+pub fn fnv(hash: &mut u64, bytes: &[u8]) {
+    for &b in bytes {
+        *hash ^= u64::from(b);
+        *hash = hash.wrapping_mul(0x0100_0000_01b3);
+    }
+}
+
+/// A seeded random walk through a game for golden playthroughs: its choices come from a
+/// xorshift generator of its own, independent of the game's dice, and never change.
+pub struct GoldenWalk {
+    rng: u64,
+}
+
+impl GoldenWalk {
+    /// The walk chosen by `seed`.
+    pub fn new(seed: u64) -> Self {
+        GoldenWalk {
+            rng: seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1,
+        }
+    }
+
+    fn below(&mut self, n: usize) -> usize {
+        self.rng ^= self.rng << 13;
+        self.rng ^= self.rng >> 7;
+        self.rng ^= self.rng << 17;
+        (self.rng % n as u64) as usize
+    }
+
+    /// One decision: picks one of the pending `seats`, adds its legal actions' notation in
+    /// order to the fingerprint `lists` (each followed by a newline, the list by `--`), and
+    /// picks one of them. Returns the seat, how many actions were listed and the one picked.
+    ///
+    /// # Panics
+    /// When `seats` is empty or the seat picked has no legal action (a broken game).
+    pub fn decide<G: Game>(
+        &mut self,
+        game: &G,
+        seats: &[Seat],
+        lists: &mut u64,
+    ) -> (Seat, usize, G::Action) {
+        let seat = seats[self.below(seats.len())];
+        let legal = game.legal_actions(seat);
+        assert!(
+            !legal.is_empty(),
+            "pending seat {seat:?} has no legal action"
+        );
+        for a in &legal {
+            fnv(lists, game.action_text(a).as_bytes());
+            fnv(lists, b"\n");
+        }
+        fnv(lists, b"--\n");
+        let pick = self.below(legal.len());
+        (seat, legal.len(), legal[pick].clone())
+    }
+}
+
+/// Compares `out` with the golden file `path` (first rewriting the file when the environment
+/// sets `UPDATE_GOLDEN`, for an intended change).
+///
+/// # Panics
+/// When they differ, saying `what` changed.
+pub fn assert_golden(path: &std::path::Path, out: &str, what: &str) {
+    if std::env::var_os("UPDATE_GOLDEN").is_some() {
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).expect("the golden directory is created");
+        }
+        std::fs::write(path, out).expect("the golden file is written");
+    }
+    let want = std::fs::read_to_string(path).unwrap_or_default();
+    assert_eq!(out, want, "{what} changed (golden file {})", path.display());
+}
+
+#[cfg(test)]
+mod golden_tests {
+    use super::*;
+
+    #[test]
+    fn fnv_matches_the_published_test_vector() {
+        // FNV-1a 64 of "a" is af63dc4c8601ec8c (the reference implementation's vector).
+        let mut h = FNV_START;
+        fnv(&mut h, b"a");
+        assert_eq!(h, 0xaf63_dc4c_8601_ec8c);
+    }
+
+    #[test]
+    fn a_walk_is_fixed_by_its_seed() {
+        let picks = |seed| {
+            let mut w = GoldenWalk::new(seed);
+            (0..20).map(|_| w.below(7)).collect::<Vec<_>>()
+        };
+        assert_eq!(picks(3), picks(3));
+        assert_ne!(picks(3), picks(4));
+        assert!(picks(5).iter().all(|&p| p < 7));
+    }
 }

@@ -16,7 +16,10 @@ pub mod session;
 pub mod toy;
 
 pub use board::Board;
-pub use checks::{random_games, secrecy_check, CheckFailure, RandomGames, RandomGamesReport};
+pub use checks::{
+    assert_golden, fnv, random_games, secrecy_check, CheckFailure, GoldenWalk, RandomGames,
+    RandomGamesReport, FNV_START,
+};
 pub use data::{
     hex_id, hex_list, hexside, AuditEntry, DataError, DataErrors, DataSet, Provenance, Source,
 };

@@ -11,15 +11,10 @@
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use engine::{DataSet, DiceMode, Game, Log, Pending, Setup, Startable};
-
-/// FNV-1a, 64 bits: a fingerprint that needs no dependency and never changes.
-fn fnv(hash: &mut u64, bytes: &[u8]) {
-    for &b in bytes {
-        *hash ^= u64::from(b);
-        *hash = hash.wrapping_mul(0x0100_0000_01b3);
-    }
-}
+use engine::{
+    assert_golden, fnv, DataSet, DiceMode, Game, GoldenWalk, Log, Pending, Setup, Startable,
+    FNV_START,
+};
 
 /// Plays a seeded random game to its end (or `plies` decisions) and returns one line:
 /// decisions, total legal actions listed, the fingerprint of every list in order and the
@@ -33,29 +28,16 @@ fn fingerprint(data: &DataSet, options: &[&str], seed: u64, plies: usize) -> Str
         position: None,
     };
     let mut s = the_crusades::State::start(&setup, data).expect("starts");
-    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut next = move || {
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        rng
-    };
-    let (mut lists, mut states) = (0xcbf2_9ce4_8422_2325, 0xcbf2_9ce4_8422_2325);
+    let mut walk = GoldenWalk::new(seed);
+    let (mut lists, mut states) = (FNV_START, FNV_START);
     let (mut decisions, mut listed) = (0, 0);
     while let Pending::Seats(seats) = s.pending() {
         if decisions == plies {
             break;
         }
-        let seat = seats[(next() % seats.len() as u64) as usize];
-        let legal = s.legal_actions(seat);
-        for a in &legal {
-            fnv(&mut lists, s.action_text(a).as_bytes());
-            fnv(&mut lists, b"\n");
-        }
-        fnv(&mut lists, b"--\n");
+        let (seat, n, a) = walk.decide(&s, &seats, &mut lists);
         decisions += 1;
-        listed += legal.len();
-        let a = legal[(next() % legal.len() as u64) as usize].clone();
+        listed += n;
         s.apply(seat, &a, &mut Log::discarding())
             .unwrap_or_else(|e| panic!("seed {seed}: a legal action refused: {e}"));
         fnv(
@@ -83,13 +65,9 @@ fn legal_action_lists_and_games_stay_the_same() {
         fingerprint(&data, &["ignore-jerusalem"], 4, 20_000)
     );
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("tests/golden/legal-actions.txt");
-    if std::env::var_os("UPDATE_GOLDEN").is_some() {
-        std::fs::create_dir_all(path.parent().expect("a folder")).expect("golden folder");
-        std::fs::write(&path, &out).expect("golden written");
-    }
-    let want = std::fs::read_to_string(&path).unwrap_or_default();
-    assert_eq!(
-        out, want,
-        "legal action lists or games changed (actions, their order or their effect); see the module docs"
+    assert_golden(
+        &path,
+        &out,
+        "legal action lists or games (actions, their order or their effect); see the module docs,",
     );
 }
