@@ -846,22 +846,12 @@ impl State {
         self.work.attacked.insert(target);
         self.work.attacked_with.insert(g);
         if ladder {
-            let roll = self.dice.d6();
-            let up = melee::mounts_the_wall(roll, false);
-            let result = if up {
-                "mounts the wall"
-            } else {
-                "fails to mount the wall"
-            };
-            let text = format!("{} {result}", r.units[g].name);
-            log.push_with(|| {
-                Event::public("Acre 10.31", text).with_roll(roll_record(
-                    format!("ladder assault of {}", r.units[g].name),
-                    vec![roll],
-                    "10.31: 3-6 succeeds",
-                    result.into(),
-                ))
-            });
+            let up = self.ladder_roll(
+                &r.units[g].name,
+                false,
+                ("Acre 10.31", "mounts the wall", "fails to mount the wall"),
+                log,
+            );
             if !up {
                 return;
             }
@@ -1916,6 +1906,34 @@ impl State {
     }
 
     /// Acre 10.0, 10.3, 10.4, 10.5, 10.61, 14.33: resolves the melee announced.
+    /// Acre 10.31-10.33: `who` rolls to mount a wall by ladder (4-6 for German knights and
+    /// leaders, `heavy`; 3-6 for the others); the roll is logged under `case` with the words
+    /// for success and failure. True when he mounts it.
+    fn ladder_roll(
+        &mut self,
+        who: &str,
+        heavy: bool,
+        (case, success, failure): (&'static str, &str, &str),
+        log: &mut Log,
+    ) -> bool {
+        let roll = self.dice.d6();
+        let up = melee::mounts_the_wall(roll, heavy);
+        let result = if up { success } else { failure };
+        log.push_with(|| {
+            Event::public(case, format!("{who} {result}")).with_roll(roll_record(
+                format!("ladder assault of {who}"),
+                vec![roll],
+                if heavy {
+                    "10.33: 4-6 succeeds"
+                } else {
+                    "10.31: 3-6 succeeds"
+                },
+                result.into(),
+            ))
+        });
+        up
+    }
+
     fn resolve_melee(&mut self, side: Side, log: &mut Log) {
         let r = self.rules.clone();
         let Some(m) = self.work.melee.take() else {
@@ -1926,27 +1944,12 @@ impl State {
         let mut attackers = Vec::new();
         for &a in &m.attackers {
             if melee::ladder_needed(&r, &self.pos, a, m.target) == Ok(true) {
-                let roll = self.dice.d6();
-                let heavy = r.unit_type(a).german_knight;
-                let up = melee::mounts_the_wall(roll, heavy);
-                let result = if up {
-                    "mounts the wall"
-                } else {
-                    "fails to mount the wall"
-                };
-                let text = format!("{} {result}", r.units[a].name);
-                log.push_with(|| {
-                    Event::public("Acre 10.31", text).with_roll(roll_record(
-                        format!("ladder assault of {}", r.units[a].name),
-                        vec![roll],
-                        if heavy {
-                            "10.33: 4-6 succeeds"
-                        } else {
-                            "10.31: 3-6 succeeds"
-                        },
-                        result.into(),
-                    ))
-                });
+                let up = self.ladder_roll(
+                    &r.units[a].name,
+                    r.unit_type(a).german_knight,
+                    ("Acre 10.31", "mounts the wall", "fails to mount the wall"),
+                    log,
+                );
                 if up {
                     attackers.push(a);
                 }
@@ -2066,27 +2069,16 @@ impl State {
             match melee::leader_ladder_needed(&r, &self.pos, l, target) {
                 Ok(false) => {}
                 Ok(true) => {
-                    let roll = self.dice.d6();
-                    let heavy = melee::german_leader(&r, l);
-                    let up = melee::mounts_the_wall(roll, heavy);
-                    let result = if up {
-                        "mounts the wall and leads the assault"
-                    } else {
-                        "fails to mount the wall: his ratings do not count"
-                    };
-                    let text = format!("{name} {result}");
-                    log.push_with(|| {
-                        Event::public("Acre 10.32", text).with_roll(roll_record(
-                            format!("ladder assault of {name}"),
-                            vec![roll],
-                            if heavy {
-                                "10.33: 4-6 succeeds"
-                            } else {
-                                "10.31: 3-6 succeeds"
-                            },
-                            result.into(),
-                        ))
-                    });
+                    let up = self.ladder_roll(
+                        &name,
+                        melee::german_leader(&r, l),
+                        (
+                            "Acre 10.32",
+                            "mounts the wall and leads the assault",
+                            "fails to mount the wall: his ratings do not count",
+                        ),
+                        log,
+                    );
                     if !up {
                         lent.leaders[l].at = Location::OffMap;
                     }
