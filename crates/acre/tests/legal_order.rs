@@ -11,18 +11,12 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use engine::{
-    assert_golden, fnv, state_hash, DiceMode, Game, GoldenWalk, Log, Pending, Setup, Startable,
-    Viewer, FNV_START,
+    assert_golden, fnv, state_hash, Game, GoldenWalk, Log, Pending, Setup, Startable, Viewer,
+    FNV_START,
 };
 
 fn start(scenario: &str, seed: u64) -> acre::State {
-    let setup = Setup {
-        scenario: scenario.into(),
-        options: Vec::new(),
-        seed,
-        dice: DiceMode::Seeded,
-        position: None,
-    };
+    let setup = Setup::seeded(scenario, seed);
     acre::State::start(&setup, &acre::builtin_data()).expect("starts")
 }
 

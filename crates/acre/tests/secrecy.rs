@@ -77,13 +77,7 @@ fn check(session: &Session<acre::State>) {
 
 fn play(seed: u64, scenario: &str) -> (usize, bool) {
     let data = acre::builtin_data();
-    let setup = Setup {
-        scenario: scenario.into(),
-        options: Vec::new(),
-        seed,
-        dice: DiceMode::Seeded,
-        position: None,
-    };
+    let setup = Setup::seeded(scenario, seed);
     let mut session = Session::<acre::State>::new(setup, &data, "acre").unwrap();
     let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(seed ^ 0xACE);
     let mut taken = 0;

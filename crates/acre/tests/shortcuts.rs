@@ -12,17 +12,11 @@ use acre::position::{Board, Pieces};
 use acre::rules::{Kind, Side, SiegeKind};
 use acre::state::{ix, Stage};
 use acre::{leaders, moves, zoc, Action, State};
-use engine::{DiceMode, Game, Log, Pending, Seat, Setup, Startable};
+use engine::{Game, Log, Pending, Seat, Setup, Startable};
 use hexgrid::Hex;
 
 fn start(scenario: &str, seed: u64) -> State {
-    let setup = Setup {
-        scenario: scenario.into(),
-        options: Vec::new(),
-        seed,
-        dice: DiceMode::Seeded,
-        position: None,
-    };
+    let setup = Setup::seeded(scenario, seed);
     State::start(&setup, &acre::builtin_data()).expect("starts")
 }
 

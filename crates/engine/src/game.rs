@@ -272,6 +272,17 @@ pub struct Setup {
 }
 
 impl Setup {
+    /// A scenario's own set-up, without options, with seeded dice.
+    pub fn seeded(scenario: &str, seed: u64) -> Self {
+        Setup {
+            scenario: scenario.into(),
+            options: Vec::new(),
+            seed,
+            dice: crate::dice::DiceMode::Seeded,
+            position: None,
+        }
+    }
+
     /// Checks that the scenario is one of `valid` (ids within `game`), naming them all if not.
     pub fn check_scenario(&self, game: &str, valid: &[&str]) -> Result<(), crate::DataErrors> {
         if valid.contains(&self.scenario.as_str()) {
