@@ -66,7 +66,17 @@ fn options() -> Options {
                 i += 1;
                 continue;
             }
-            other => panic!("unknown argument {other}"),
+            "--help" | "-h" => {
+                println!(
+                    "strength [--battle B] [--pairs N] [--mcts SPEC] [--turns T] [--threads T] \
+                     [--seed S] [--matches A-B,...|none] [--no-speed]\n\
+                     Paired games between AI players of Crusades II (see the example's \
+                     documentation); defaults: hab, 6 pairs, mcts:16, 6 turns, 2 threads, \
+                     heuristic-random,mcts-random,mcts-heuristic."
+                );
+                std::process::exit(0);
+            }
+            other => panic!("unknown argument {other} (--help lists them)"),
         }
         i += 2;
     }
