@@ -7,6 +7,7 @@ or not, with what limits it."""
 import datetime
 import glob
 import json
+import math
 import os
 import platform
 import re
@@ -296,37 +297,61 @@ else:
     w("Not run in this run.")
 w("")
 
-# The strength of the AI.
-strength = []
+# The strength of the AI: every game of bench/strength/results.jsonl (the `strength`
+# example appends to it; it is kept in the repository, so the sample grows run by run).
+def wilson(k, n):
+    if n == 0:
+        return (0.0, 1.0)
+    z = 1.959963984540054
+    p = k / n
+    d = 1 + z * z / n
+    c = (p + z * z / (2 * n)) / d
+    h = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / d
+    return (max(0.0, c - h), min(1.0, c + h))
+
+strength_file = os.path.join(os.path.dirname(os.path.abspath(__file__)), "strength", "results.jsonl")
+duels = {}
 try:
-    strength = [l.rstrip() for l in open(os.path.join(out, "strength.txt")) if " vs " in l]
+    for l in open(strength_file):
+        if l.strip():
+            g = json.loads(l)
+            duels.setdefault((g["scenario"], g["first"], g["second"], g["judged_after"]), []).append(g)
 except OSError:
     pass
-w("## Strength of the AI (Crusades II)")
+w("## Strength of the AI")
 w("")
-w("`cargo run --release -p registry --example strength -- --battle BATTLE --pairs 200 --mcts mcts:1000")
-w("--matches mcts-random,mcts-heuristic --threads 2 --no-speed` plays issue 5's measurement: 400")
-w("games per match in pairs (sides swapped, shared dice seeds), MCTS at 1,000 iterations against")
-w("random and against the heuristic, a game judged by the evaluation after `--turns` turns")
-w("(default 6; 0 plays to the end), with 95% Wilson intervals. `STRENGTH_PAIRS=N bench/run`")
-w("runs it for every battle.")
+w("`cargo run --release -p registry --example strength -- --pairs N --mcts mcts:1000")
+w("--matches mcts-random,mcts-heuristic` plays issue 5's measurement for every two-seat")
+w("scenario: games in pairs (sides swapped, shared dice seeds), MCTS at 1,000 iterations")
+w("against random and against the heuristic, a game judged by the game's evaluation after 6")
+w("turns (a draw within 0.02 of even), with 95% Wilson intervals. Each game is appended to")
+w("`bench/strength/results.jsonl` as it ends and a run plays only the games missing from it,")
+w("so the sample grows from run to run (`STRENGTH_PAIRS=N bench/run` adds to it).")
 w("")
-w("Running time: the default guided search runs about 540 iterations a second on Hab (the")
-w("example's speed section, `--pairs 0 --matches none`), so a decision at 1,000 iterations")
-w("takes about 2 s, and a game judged after 6 turns has several hundred of them: some 15-20")
-w("minutes a game on one core. Issue 5's 400 games a match, two matches and four battles are")
-w("thus several hundred core-hours, far beyond one run of `bench/run`: on 2026-11-30 a single")
-w("pair at Hab (two games on two threads, at low priority on a busy machine) did not finish")
-w("within 40 minutes, so no sample is reported.")
-w("")
-if strength:
-    w("Results of this run (`STRENGTH_PAIRS` games in pairs; a smaller sample than issue 5's 400")
-    w("games when fewer than 200 pairs):")
+strength_rows = []
+if duels:
+    w("| scenario | match | games (pairs) | won / drawn / lost | win rate [95%] | score [95%] | finished | MCTS s a decision | decisions a game |")
+    w("|---|---|---|---|---|---|---|---|---|")
+    for (scen, a, b, turns), games in sorted(duels.items()):
+        n = len(games)
+        wins = sum(1 for g in games if g["points"] == 1.0)
+        draws = sum(1 for g in games if g["points"] == 0.5)
+        points = sum(g["points"] for g in games)
+        wl, wh = wilson(wins, n)
+        sl, sh = wilson(points, n)
+        dec = sum(g["decisions"][0] for g in games)
+        secs = sum(g["seconds"][0] for g in games)
+        pairs = len({g["dice"] for g in games})
+        fin = sum(1 for g in games if g["finished"])
+        w(f"| {scen} | {a} against {b} | {n} ({pairs}) | {wins} / {draws} / {n - wins - draws} | "
+          f"{wins / n:.2f} [{wl:.2f}, {wh:.2f}] | {points / n:.2f} [{sl:.2f}, {sh:.2f}] | {fin} | "
+          f"{secs / max(dec, 1):.2f} | {dec / n:.0f} |")
+        strength_rows.append((scen, a, b, n, wins / n, wl, wh, secs / max(dec, 1), dec / n))
     w("")
-    for l in strength:
-        w(f"- {l}")
+    w("Seconds a decision are from whatever machine played the game, often a busy one; the")
+    w("results themselves do not depend on it (an iteration budget is deterministic).")
 else:
-    w("Not run in this run.")
+    w("No game played yet.")
 w("")
 
 # Targets.
@@ -390,9 +415,34 @@ for r in rows:
     ok = p["state_json_bytes"] < 64 * 1024
     w(f"| a game state < 64 KiB | {r['scenario']} | {met(ok)}: {p['state_json_bytes']:,} bytes as JSON "
       f"(larger than in memory; static data is shared) | |")
-w(f"| MCTS at 1,000 iterations wins ≥ 90% against random, ≥ 60% against heuristic (400 paired games) | crusades-ii | "
-  f"{'see *Strength* (a smaller sample)' if strength else '**not measured** in this run'} | "
-  "the full measurement takes many hours on this machine (see *Strength*) |")
+strength_games = {}
+for (scen, a, b, n, rate, lo, hi, spd, dpg) in strength_rows:
+    if a.startswith("mcts:1000") and b in ("random", "heuristic"):
+        strength_games.setdefault(scen, {})[b] = (n, rate, lo, hi, spd, dpg)
+for scen in sorted({r["scenario"] for r in rows} if rows else strength_games):
+    got = strength_games.get(scen, {})
+    if not got:
+        w(f"| MCTS at 1,000 iterations wins ≥ 90% against random, ≥ 60% against heuristic (400 paired games) | {scen} | "
+          "**not measured** | no game in bench/strength/results.jsonl yet |")
+        continue
+    parts = []
+    ok = True
+    for b, need in (("random", 0.9), ("heuristic", 0.6)):
+        if b not in got:
+            parts.append(f"against {b}: not measured")
+            ok = False
+            continue
+        n, rate, lo, hi, spd, dpg = got[b]
+        parts.append(f"against {b}: {rate:.2f} [{lo:.2f}, {hi:.2f}] over {n} games")
+        ok = ok and n >= 400 and rate >= need
+    small = min(got[b][0] for b in got) < 400
+    limit = ""
+    if small:
+        spd, dpg = max(g[4] for g in got.values()), max(g[5] for g in got.values())
+        limit = (f"sample smaller than 400 games: a game takes about {spd * dpg / 60:.0f} min of search "
+                 f"({dpg:.0f} decisions at {spd:.2f} s), so 800 games are about {800 * spd * dpg / 3600:.0f} core-hours")
+    w(f"| MCTS at 1,000 iterations wins ≥ 90% against random, ≥ 60% against heuristic (400 paired games) | {scen} | "
+      f"{met(ok) if not small else '**not met** (sample too small)'}: {'; '.join(parts)} | {limit} |")
 w("")
 w("The worst single decision timed (\"worst\" above) includes whatever interrupted the process")
 w("then; in Crusades II the dearest decisions are the set-up's, which list every unit, hex and")

@@ -6,34 +6,41 @@
 //!
 //! 1. **Re-sample** a world the seat cannot tell from the real one ([`sample_world`]: other
 //!    seats' secrets re-sampled by the game, dice re-seeded from the search's generator).
-//! 2. **Select** down the tree: at each decision, the children whose actions are legal in
-//!    this world compete by UCB, with the count of iterations in which a child was
-//!    *available* in place of the parent's visits; a seat's nodes score that seat's reward.
-//! 3. **Expand** one untried legal action.
-//! 4. **Play out** to the end, or for at most [`Mcts::playout_depth`] actions (the
-//!    cutoff), then score: a win 1, a draw 0.5, a loss 0, or [`Game::evaluate`] for a game
-//!    cut short.
+//! 2. **Select** down the tree. A node's options for the seat deciding there are worked out
+//!    the first time an iteration passes there (every legal action, or the doctrine's best,
+//!    below) and kept; untried options are tried first, then the tried ones compete by UCB
+//!    plus the doctrine's prior. An option the rules refuse in this world (the dice or the
+//!    re-sampled secrets differ) is passed over; a seat's nodes score that seat's reward.
+//! 3. **Expand** one untried option.
+//! 4. **Play out** uniformly at random to the end, or for at most [`Mcts::playout_depth`]
+//!    actions (the cutoff), then score: a win 1, a draw 0.5, a loss 0, or [`Game::evaluate`]
+//!    for a game cut short.
 //! 5. **Back up** each node's seat's reward along the path.
 //!
 //! **Guided by a doctrine.** With a game's [`Policy`] ([`Mcts::search_guided`]), a node
 //! considers only the [`Mcts::width`] actions the policy scores best (a Crusades II movement
-//! decision has about a thousand), expands them best first, adds the policy's preference to
-//! UCB as a bias that fades with visits ([`Mcts::bias`]; progressive bias, Chaslot et al.,
-//! 2008), breaks exact ties at the root by the policy's preference, and playouts follow the
-//! policy instead of uniform random actions. Without one, every legal action is a candidate
-//! and playouts are uniform random.
+//! decision has about a thousand), expands them best first, and adds the policy's preference
+//! to the selection as PUCT's prior term ([`Mcts::bias`]: the best option's prior is half of
+//! the total, each next one half the one before), so that where rewards barely differ the
+//! doctrine's choice is searched most and played. The doctrine is asked once per node and
+//! seat, not at every step of every iteration: it is by far the dearest part of a decision.
+//! Its playouts are cut at once by default ([`DEFAULT_PLAYOUT_DEPTH`]): the tree does the
+//! looking ahead and the game's evaluation scores its leaves. Without a doctrine, every
+//! legal action is an option, tried in a random order.
 //!
 //! **Secret simultaneous orders.** When several seats must decide at once, the searching
-//! seat decides first, in the tree; the other seats of that simultaneous step decide by the
-//! playout policy (uniform random, or the doctrine), outside the tree, until each has no decision left. A tree
+//! seat decides first, in the tree; the other seats of that simultaneous step decide outside
+//! the tree, until each has no decision left: by the doctrine's choice, worked out once per
+//! node in the first world that reached it, or uniformly at random without a doctrine. A tree
 //! node for them would let them answer orders they cannot see. Other seats' decisions at
 //! other times are tree nodes scored for them.
 //!
-//! The move played is the searching seat's most visited action at the root.
+//! The move played is the searching seat's most visited action at the root (ties: the
+//! better scored, then the doctrine's preference, then at random).
 
 use std::time::{Duration, Instant};
 
-use engine::{Game, Pending, Seat};
+use engine::{Game, Log, Pending, Seat};
 
 use std::sync::Arc;
 
@@ -43,20 +50,23 @@ use crate::{apply_in_search, below, rng, sample_world, Player, Policy, Rng};
 /// The exploration constant of UCB by default (rewards are in 0-1).
 pub const DEFAULT_EXPLORATION: f64 = 0.7;
 
-/// The playout cutoff by default: the most actions a playout takes before the state is scored
-/// with [`Game::evaluate`]. Short, because a game's evaluation is cheap and a Crusades II
-/// action is not (listing its legal actions takes milliseconds): a few actions are enough
-/// to see a combat resolved.
-pub const DEFAULT_PLAYOUT_DEPTH: u32 = 4;
+/// The playout cutoff of a search guided by a doctrine by default: the leaf of each iteration
+/// is scored by [`Game::evaluate`] at once. Random actions after the doctrine's careful ones
+/// would only add noise to an evaluation that reads the state, and cost time.
+pub const DEFAULT_PLAYOUT_DEPTH: u32 = 0;
 
 /// How many of a node's actions a search guided by a doctrine considers by default: the best
 /// scored.
 pub const DEFAULT_WIDTH: usize = 6;
 
-/// The weight of the doctrine's preference in a guided search's selection by default
-/// (progressive bias: `bias * rank / (visits + 1)`, the rank 1 for the doctrine's best
-/// candidate down towards 0), so that a search with few iterations leans on the doctrine.
-pub const DEFAULT_BIAS: f64 = 0.1;
+/// The weight of the doctrine's preference in a guided search's selection by default (the
+/// prior term of PUCT: `bias * prior * sqrt(N) / (1 + visits)`), so that where rewards barely
+/// differ the doctrine's choice is searched most, and played.
+pub const DEFAULT_BIAS: f64 = 1.0;
+
+/// The exploration constant of UCB in a search guided by a doctrine by default: lower than
+/// [`DEFAULT_EXPLORATION`], since the doctrine's prior already spreads the visits.
+pub const GUIDED_EXPLORATION: f64 = 0.25;
 
 /// How long a search goes on.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -124,33 +134,43 @@ pub struct Choice<A> {
     pub value: f64,
 }
 
-/// A node of the tree: the decision that led to it and its statistics.
+/// A node of the tree: the decision that led to it, its statistics, and what a search
+/// considers after it.
 struct Node<A> {
-    /// The seat that took `action`.
+    /// The seat whose decision led here (the searching seat at the root).
     seat: Seat,
-    /// The decision; `None` at the root.
-    action: Option<A>,
-    children: Vec<usize>,
     visits: u32,
-    /// Iterations in which this node's decision was legal when its parent was reached.
-    available: u32,
     /// Total reward of `seat` over the visits.
     reward: f64,
-    /// The policy's preference for this decision among its siblings: 1 for the best down
-    /// towards 0 (0 without a policy).
+    /// The policy's preference for this decision among its siblings (its share of the
+    /// [`Node::options`] prior; 0 without a policy).
     prior: f64,
+    /// The decisions considered after this node, one list per seat that decided here: worked
+    /// out the first time an iteration passes here with that seat to decide.
+    options: Vec<Options<A>>,
+    /// The decisions taken here by seats of a simultaneous step other than the searching
+    /// seat: (seat, how many it had taken here before, the doctrine's choice). Worked out
+    /// once, in the first world that reached this node.
+    replies: Vec<(Seat, u32, A)>,
+}
+
+/// The decisions a node considers for one seat, each with its prior and, once tried, its
+/// child node.
+struct Options<A> {
+    seat: Seat,
+    actions: Vec<(A, f64)>,
+    children: Vec<Option<usize>>,
 }
 
 impl<A> Node<A> {
-    fn new(seat: Seat, action: Option<A>, prior: f64) -> Self {
+    fn new(seat: Seat, prior: f64) -> Self {
         Node {
             seat,
-            action,
-            children: Vec::new(),
             visits: 0,
-            available: 0,
             reward: 0.0,
             prior,
+            options: Vec::new(),
+            replies: Vec::new(),
         }
     }
 
@@ -164,13 +184,14 @@ impl<A> Node<A> {
 }
 
 impl Mcts {
-    /// A search with this budget, the default exploration, playout cutoff and width, whose
-    /// choices are fixed by `seed` (for an iteration budget).
+    /// A search with this budget, the default exploration, bias and width and the playout
+    /// cutoff of an unguided search ([`crate::UNGUIDED_PLAYOUT_DEPTH`]), whose choices are
+    /// fixed by `seed` (for an iteration budget).
     pub fn new(budget: Budget, seed: u64) -> Self {
         Mcts {
             budget,
             exploration: DEFAULT_EXPLORATION,
-            playout_depth: Some(DEFAULT_PLAYOUT_DEPTH),
+            playout_depth: Some(crate::UNGUIDED_PLAYOUT_DEPTH),
             width: DEFAULT_WIDTH,
             bias: DEFAULT_BIAS,
             rng: rng(seed),
@@ -208,13 +229,18 @@ impl Mcts {
             }
             _ => vec![0.0; legal.len()],
         };
-        let root: Vec<(G::Action, f64)> = match policy {
-            Some(_) => self.ranked(&legal, &prior),
-            None => legal.iter().map(|a| (a.clone(), 0.0)).collect(),
-        };
-        let mut nodes: Vec<Node<G::Action>> = vec![Node::new(seat, None, 0.0)];
+        let mut nodes: Vec<Node<G::Action>> = vec![Node::new(seat, 0.0)];
         let mut iterations = 0u32;
         if legal.len() > 1 {
+            let root = match policy {
+                Some(_) => self.ranked(&legal, &prior),
+                None => self.shuffled(legal.clone()),
+            };
+            nodes[0].options.push(Options {
+                seat,
+                children: vec![None; root.len()],
+                actions: root,
+            });
             let start = Instant::now();
             loop {
                 let done = match self.budget {
@@ -224,18 +250,21 @@ impl Mcts {
                 if done {
                     break;
                 }
-                self.iterate(state, seat, &mut nodes, policy, &root);
+                self.iterate(state, seat, &mut nodes, policy);
                 iterations += 1;
             }
         }
+        let root = nodes[0].options.first();
         let choices: Vec<Choice<G::Action>> = legal
             .into_iter()
             .map(|action| {
-                let child = nodes[0]
-                    .children
-                    .iter()
-                    .map(|&c| &nodes[c])
-                    .find(|n| n.seat == seat && n.action.as_ref() == Some(&action));
+                let child = root.and_then(|o| {
+                    o.actions
+                        .iter()
+                        .position(|(a, _)| *a == action)
+                        .and_then(|i| o.children[i])
+                        .map(|c| &nodes[c])
+                });
                 Choice {
                     visits: child.map_or(0, |n| n.visits),
                     value: child.map_or(0.0, Node::mean),
@@ -275,24 +304,23 @@ impl Mcts {
         observer: Seat,
         nodes: &mut Vec<Node<G::Action>>,
         policy: Option<&dyn Policy<G>>,
-        root: &[(G::Action, f64)],
     ) {
         let mut world = sample_world(state, observer, &mut self.rng);
         let mut path = vec![0usize];
-        // Seats other than the observer deciding in the current simultaneous step.
-        let mut simultaneous: Vec<Seat> = Vec::new();
-        let mut expanded = false;
-        while !expanded {
+        // Seats other than the observer deciding in the current simultaneous step, with the
+        // decisions each has taken at the current node.
+        let mut simultaneous: Vec<(Seat, u32)> = Vec::new();
+        loop {
             let seats = match world.pending() {
                 Pending::Over => break,
                 Pending::Seats(s) if s.is_empty() => break,
                 Pending::Seats(s) => s,
             };
-            simultaneous.retain(|s| seats.contains(s));
+            simultaneous.retain(|(s, _)| seats.contains(s));
             if seats.len() > 1 {
                 for &s in &seats {
-                    if s != observer && !simultaneous.contains(&s) {
-                        simultaneous.push(s);
+                    if s != observer && !simultaneous.iter().any(|(o, _)| *o == s) {
+                        simultaneous.push((s, 0));
                     }
                 }
             }
@@ -301,50 +329,24 @@ impl Mcts {
             } else {
                 seats[0]
             };
-            if simultaneous.contains(&decider) {
-                self.playout_step(&mut world, decider, policy);
+            let here = *path.last().expect("the root is on the path");
+            if let Some(k) = simultaneous.iter_mut().find(|(s, _)| *s == decider) {
+                let taken = k.1;
+                k.1 += 1;
+                self.reply(&mut world, nodes, here, decider, taken, policy);
                 continue;
             }
-            let legal = if path.len() == 1 && decider == observer {
-                root.to_vec()
-            } else {
-                self.candidates(&world, decider, policy)
-            };
-            let here = *path.last().expect("the root is on the path");
-            let mut untried = Vec::new();
-            let mut available = Vec::new();
-            for (action, prior) in legal {
-                let child = nodes[here].children.iter().copied().find(|&c| {
-                    nodes[c].seat == decider && nodes[c].action.as_ref() == Some(&action)
-                });
-                match child {
-                    Some(c) => available.push(c),
-                    None => untried.push((action, prior)),
+            match self.descend(&mut world, nodes, here, decider, policy) {
+                Step::Known(child) => {
+                    path.push(child);
+                    simultaneous.iter_mut().for_each(|k| k.1 = 0);
                 }
+                Step::New(child) => {
+                    path.push(child);
+                    break;
+                }
+                Step::Outside => break,
             }
-            for &c in &available {
-                nodes[c].available += 1;
-            }
-            let next = if untried.is_empty() {
-                self.select(nodes, &available)
-            } else {
-                // Guided, candidates come best first: the best untried is expanded.
-                let (action, prior) = if policy.is_some() {
-                    untried.remove(0)
-                } else {
-                    untried.swap_remove(below(&mut self.rng, untried.len()))
-                };
-                let mut node = Node::new(decider, Some(action), prior);
-                node.available = 1;
-                nodes.push(node);
-                let c = nodes.len() - 1;
-                nodes[here].children.push(c);
-                expanded = true;
-                c
-            };
-            let action = nodes[next].action.clone().expect("a child has an action");
-            apply_in_search(&mut world, decider, &action);
-            path.push(next);
         }
         let mut taken = 0u32;
         while self.playout_depth.is_none_or(|cap| taken < cap) {
@@ -352,7 +354,7 @@ impl Mcts {
                 Pending::Seats(s) if !s.is_empty() => s[0],
                 _ => break,
             };
-            self.playout_step(&mut world, seat, policy);
+            self.random_step(&mut world, seat);
             taken += 1;
         }
         let outcome = world.outcome();
@@ -375,29 +377,151 @@ impl Mcts {
         }
     }
 
-    /// The child of highest UCB among `available` (ties: the first).
-    fn select<A>(&self, nodes: &[Node<A>], available: &[usize]) -> usize {
-        let mut best = available[0];
+    /// Takes `decider`'s decision at node `here` in `world`: the next untried option (best
+    /// first when guided), or once every option is tried the child of highest score
+    /// ([`Mcts::select`]). An option that the rules refuse in this world (other dice, other
+    /// re-sampled secrets) is passed over; when every one is refused, a uniform random legal
+    /// action is taken outside the tree.
+    fn descend<G: Game>(
+        &mut self,
+        world: &mut G,
+        nodes: &mut Vec<Node<G::Action>>,
+        here: usize,
+        decider: Seat,
+        policy: Option<&dyn Policy<G>>,
+    ) -> Step {
+        let o = match nodes[here].options.iter().position(|o| o.seat == decider) {
+            Some(o) => o,
+            None => {
+                let actions = self.candidates(world, decider, policy);
+                nodes[here].options.push(Options {
+                    seat: decider,
+                    children: vec![None; actions.len()],
+                    actions,
+                });
+                nodes[here].options.len() - 1
+            }
+        };
+        let mut refused = vec![false; nodes[here].options[o].actions.len()];
+        loop {
+            let options = &nodes[here].options[o];
+            let untried =
+                (0..options.actions.len()).find(|&i| options.children[i].is_none() && !refused[i]);
+            let pick = match untried {
+                Some(i) => Some(i),
+                None => self.select(nodes, &nodes[here].options[o], &refused),
+            };
+            let Some(i) = pick else {
+                self.random_step(world, decider);
+                return Step::Outside;
+            };
+            let (action, prior) = nodes[here].options[o].actions[i].clone();
+            let mut next = world.clone();
+            let _ = next.dice_mut().begin_action(&[]);
+            if next
+                .apply(decider, &action, &mut Log::discarding())
+                .is_err()
+            {
+                refused[i] = true;
+                continue;
+            }
+            *world = next;
+            return match nodes[here].options[o].children[i] {
+                Some(c) => Step::Known(c),
+                None => {
+                    nodes.push(Node::new(decider, prior));
+                    let c = nodes.len() - 1;
+                    nodes[here].options[o].children[i] = Some(c);
+                    Step::New(c)
+                }
+            };
+        }
+    }
+
+    /// The option of highest score among those tried and not `refused`: the mean reward, an
+    /// exploration term (UCB1) and the doctrine's prior (`bias * prior * sqrt(N) / (1 +
+    /// visits)`, as in PUCT), so that where rewards barely differ the doctrine's choice gets
+    /// most visits. `None` when every tried option is refused.
+    fn select<A>(
+        &self,
+        nodes: &[Node<A>],
+        options: &Options<A>,
+        refused: &[bool],
+    ) -> Option<usize> {
+        let total: u32 = options
+            .children
+            .iter()
+            .flatten()
+            .map(|&c| nodes[c].visits)
+            .sum();
+        let (ln, root) = (f64::from(total.max(1)).ln(), f64::from(total.max(1)).sqrt());
+        let mut best = None;
         let mut best_score = f64::NEG_INFINITY;
-        for &c in available {
+        for (i, child) in options.children.iter().enumerate() {
+            let Some(c) = *child else { continue };
+            if refused[i] {
+                continue;
+            }
             let n = &nodes[c];
+            let visits = f64::from(n.visits.max(1));
             let score = n.mean()
-                + self.exploration
-                    * (f64::from(n.available.max(1)).ln() / f64::from(n.visits.max(1))).sqrt()
-                + self.bias * n.prior / f64::from(n.visits + 1);
+                + self.exploration * (ln / visits).sqrt()
+                + self.bias * n.prior * root / (1.0 + f64::from(n.visits));
             if score > best_score {
-                best = c;
+                best = Some(i);
                 best_score = score;
             }
         }
         best
     }
 
-    /// The actions a node considers for `seat`, each with its prior ([`Node::prior`]): every
-    /// legal action, or with a policy the [`Mcts::width`] it scores best, best first (ties in
-    /// the game's order).
+    /// The decision of a seat of a simultaneous step other than the searching seat: the
+    /// doctrine's choice, worked out once per node, seat and decision in the first world that
+    /// reached it (a tree node for it would let it answer orders it cannot see); without a
+    /// doctrine, or when the rules refuse that choice in this world, a uniform random legal
+    /// action.
+    fn reply<G: Game>(
+        &mut self,
+        world: &mut G,
+        nodes: &mut [Node<G::Action>],
+        here: usize,
+        seat: Seat,
+        taken: u32,
+        policy: Option<&dyn Policy<G>>,
+    ) {
+        let Some(p) = policy else {
+            self.random_step(world, seat);
+            return;
+        };
+        let known = nodes[here]
+            .replies
+            .iter()
+            .find(|(s, k, _)| *s == seat && *k == taken)
+            .map(|(_, _, a)| a.clone());
+        let action = match known {
+            Some(a) => a,
+            None => {
+                let mut legal = legal_of(world, seat);
+                let i = best(&p.scores(world, seat, &legal), &mut self.rng);
+                let a = legal.swap_remove(i);
+                nodes[here].replies.push((seat, taken, a.clone()));
+                a
+            }
+        };
+        let mut next = world.clone();
+        let _ = next.dice_mut().begin_action(&[]);
+        if next.apply(seat, &action, &mut Log::discarding()).is_ok() {
+            *world = next;
+        } else {
+            self.random_step(world, seat);
+        }
+    }
+
+    /// The actions a node considers for `seat`, each with its prior ([`Node::prior`]): with
+    /// a policy the [`Mcts::width`] it scores best, best first (ties in the game's order);
+    /// without one every legal action, in a random order (the order they are tried in).
     fn candidates<G: Game>(
-        &self,
+        &mut self,
         world: &G,
         seat: Seat,
         policy: Option<&dyn Policy<G>>,
@@ -405,35 +529,50 @@ impl Mcts {
         let legal = legal_of(world, seat);
         match policy {
             Some(p) => self.ranked(&legal, &p.scores(world, seat, &legal)),
-            None => legal.into_iter().map(|a| (a, 0.0)).collect(),
+            None => self.shuffled(legal),
         }
     }
 
+    /// Every action, in a random order, with no prior.
+    fn shuffled<A>(&mut self, mut legal: Vec<A>) -> Vec<(A, f64)> {
+        for i in (1..legal.len()).rev() {
+            legal.swap(i, below(&mut self.rng, i + 1));
+        }
+        legal.into_iter().map(|a| (a, 0.0)).collect()
+    }
+
     /// The [`Mcts::width`] best-scored actions, best first (ties in the given order), with
-    /// their priors by rank: 1 for the best, down by `1 / width` a place.
+    /// their priors: halving from one place to the next, summing to 1.
     fn ranked<A: Clone>(&self, legal: &[A], scores: &[f64]) -> Vec<(A, f64)> {
         let width = self.width.max(1);
         let mut order: Vec<usize> = (0..scores.len()).collect();
         order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
         order.truncate(width);
+        let total: f64 = (0..order.len()).map(|r| 0.5f64.powi(r as i32)).sum();
         order
             .into_iter()
             .enumerate()
-            .map(|(rank, i)| (legal[i].clone(), 1.0 - rank as f64 / width as f64))
+            .map(|(rank, i)| (legal[i].clone(), 0.5f64.powi(rank as i32) / total))
             .collect()
     }
 
-    /// The playout policy: the policy's best action for `seat` (ties at random), or without
-    /// one a uniform random legal action.
-    fn playout_step<G: Game>(&mut self, world: &mut G, seat: Seat, policy: Option<&dyn Policy<G>>) {
+    /// A uniform random legal action of `seat`, applied.
+    fn random_step<G: Game>(&mut self, world: &mut G, seat: Seat) {
         let mut legal = legal_of(world, seat);
-        let i = match policy {
-            Some(p) => best(&p.scores(world, seat, &legal), &mut self.rng),
-            None => below(&mut self.rng, legal.len()),
-        };
+        let i = below(&mut self.rng, legal.len());
         let action = legal.swap_remove(i);
         apply_in_search(world, seat, &action);
     }
+}
+
+/// Where an iteration's descent went at a node.
+enum Step {
+    /// To a child already in the tree.
+    Known(usize),
+    /// To a child just added: the descent ends there.
+    New(usize),
+    /// Outside the tree (every option refused in this world).
+    Outside,
 }
 
 /// The legal actions of a seat that must decide; none is a bug in the game: panics naming it.

@@ -34,8 +34,8 @@ pub enum PlayerSpec {
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub enum Cutoff {
     /// The game's default: [`DEFAULT_PLAYOUT_DEPTH`] actions where a doctrine guides the
-    /// playouts (they are costly, and the game's evaluation is written to be read early),
-    /// [`UNGUIDED_PLAYOUT_DEPTH`] where playouts are uniform random.
+    /// search (its tree looks ahead, and the game's evaluation is written to be read at any
+    /// point), [`UNGUIDED_PLAYOUT_DEPTH`] where nothing guides it.
     #[default]
     Auto,
     /// After at most this many actions; then the game's evaluation scores the state.
@@ -201,6 +201,9 @@ impl PlayerSpec {
                 let mut mcts = Mcts::new(budget, seed);
                 let policy = D::policy();
                 mcts.playout_depth = cutoff.depth(policy.is_some());
+                if policy.is_some() {
+                    mcts.exploration = crate::mcts::GUIDED_EXPLORATION;
+                }
                 Ok(match policy {
                     Some(policy) => Box::new(GuidedMcts { mcts, policy }),
                     None => Box::new(mcts),

@@ -1,355 +1,355 @@
-//! The strength of the Crusades II players, measured (not a test: it takes minutes).
+//! The strength of the AI players of every game, measured (not a test: it takes hours).
 //!
-//! Paired games: each pair plays one dice seed twice, the two players swapping sides, so
-//! luck and the battle's balance cancel out. A game still going after `--turns` turns (0:
-//! play to the end) is judged by the game's evaluation from each side (11.0 losses and
-//! victory tables), a draw when within 0.02 of even. Prints each match's wins, draws and
-//! losses with the 95% Wilson interval of the win rate and of the score, the time per
-//! decision, and the search speed: MCTS iterations per second against raw random playouts
-//! per second from the same position. Each game's result is also written to standard error
-//! as it ends, so that a run cut short still gives a sample.
+//! Paired games ([`registry::Duel`]): each pair plays one dice seed twice, the two players
+//! swapping seats, so luck and the scenario's balance cancel out. A game still going after
+//! `--turns` turns (0: play to the end) is judged by the game's evaluation from each side, a
+//! draw when within 0.02 of even.
+//!
+//! Results are appended to a file of JSON lines, one game a line, as each game ends; a run
+//! finds the games already in the file and plays only the missing ones, so a measurement can
+//! be taken in pieces, over several runs, and a run cut short loses at most the games in
+//! play. The summary (per scenario and match: wins, draws, losses, the 95% Wilson intervals
+//! of the win rate and of the score, decisions and time per decision) is read from the file;
+//! `bench/report.py` puts it into BENCHMARKS.md.
 //!
 //! ```text
-//! cargo run --release -p registry --example strength -- --battle hab --pairs 6 \
-//!     --mcts mcts:16 --turns 6 --threads 2
+//! cargo run --release -p registry --example strength -- --pairs 200 --mcts mcts:1000 \
+//!     --matches mcts-random,mcts-heuristic --results bench/strength/results.jsonl
 //! ```
 
+use std::collections::{BTreeMap, HashSet};
+use std::io::Write;
+use std::path::PathBuf;
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::Mutex;
-use std::time::{Duration, Instant};
 
-use ai::{Budget, Doctrine, Mcts, Player, PlayerSpec, RandomPlayer};
-use crusades_ii::State;
-use engine::{DiceMode, Game, Log, Pending, Seat, Setup, Startable};
-use registry::{game_seed, player_seed};
+use ai::PlayerSpec;
+use engine::{Seat, Setup};
+use registry::{game_seed, Duel, DuelResult, Proportion};
+use serde::{Deserialize, Serialize};
 
-/// Actions after which a game is stopped and judged by the evaluation.
-const MAX_PLIES: u64 = 20_000;
+const HELP: &str = "\
+strength [--scenario ID]... [--pairs N] [--mcts SPEC] [--matches A-B,...] [--turns T]
+         [--threads T] [--seed S] [--results FILE] [--commit TEXT]
+
+Paired games between AI players (see the example's documentation).
+  --scenario ID   a two-seat scenario (crusades-ii/hab); repeat it; default: every one
+  --pairs N       pairs of games per scenario and match (default 2; 200 is 400 games)
+  --mcts SPEC     what `mcts` means in --matches (default mcts:1000)
+  --matches L     matches as FIRST-SECOND, comma-separated (default mcts-random,mcts-heuristic)
+  --turns T       judge a game after T turns; 0 plays to the end (default 6)
+  --threads T     games played at once (default 2)
+  --seed S        the seed of the pairs' dice seeds (default 1)
+  --results FILE  JSON lines of the games played: read, then appended to
+                  (default bench/strength/results.jsonl)
+  --commit TEXT   written with each game, to tell which code played it (default: none)
+With --pairs 0 it plays nothing and prints the summary of the file.";
+
+/// One game of the measurement, as a line of the results file.
+#[derive(Clone, Debug, Serialize, Deserialize)]
+struct Line {
+    scenario: String,
+    first: String,
+    second: String,
+    /// The turn limit (0: to the end).
+    judged_after: u32,
+    /// The pair's index and dice seed.
+    pair: u64,
+    dice: u64,
+    first_seat: u8,
+    #[serde(default)]
+    commit: String,
+    #[serde(flatten)]
+    result: DuelResult,
+}
+
+impl Line {
+    fn key(&self) -> (String, String, String, u32, u64, u8) {
+        (
+            self.scenario.clone(),
+            self.first.clone(),
+            self.second.clone(),
+            self.judged_after,
+            self.dice,
+            self.first_seat,
+        )
+    }
+}
 
 struct Options {
-    battle: String,
+    scenarios: Vec<String>,
     pairs: u64,
-    mcts: String,
-    turns: usize,
+    matches: Vec<(String, String)>,
+    turns: u32,
     threads: usize,
     seed: u64,
-    matches: Vec<(String, String)>,
-    speed: bool,
+    results: PathBuf,
+    commit: String,
+}
+
+fn fail(message: String) -> ! {
+    eprintln!("strength: {message}");
+    std::process::exit(2)
+}
+
+fn number<T: std::str::FromStr>(flag: &str, value: Option<&String>) -> T {
+    value
+        .and_then(|v| v.parse().ok())
+        .unwrap_or_else(|| fail(format!("{flag} needs a number (--help lists the options)")))
 }
 
 fn options() -> Options {
+    let args: Vec<String> = std::env::args().skip(1).collect();
     let mut o = Options {
-        battle: "hab".into(),
-        pairs: 6,
-        mcts: "mcts:16".into(),
+        scenarios: Vec::new(),
+        pairs: 2,
+        matches: Vec::new(),
         turns: 6,
         threads: 2,
         seed: 1,
-        matches: Vec::new(),
-        speed: true,
+        results: PathBuf::from("bench/strength/results.jsonl"),
+        commit: String::new(),
     };
-    let args: Vec<String> = std::env::args().skip(1).collect();
+    let mut mcts = "mcts:1000".to_string();
+    let mut matches = "mcts-random,mcts-heuristic".to_string();
     let mut i = 0;
-    let mut matches = None;
     while i < args.len() {
-        let value = args.get(i + 1).cloned().unwrap_or_default();
+        let value = args.get(i + 1);
+        let text = |flag: &str| {
+            value
+                .cloned()
+                .unwrap_or_else(|| fail(format!("{flag} needs a value (--help lists the options)")))
+        };
         match args[i].as_str() {
-            "--battle" => o.battle = value,
-            "--pairs" => o.pairs = value.parse().expect("--pairs N"),
-            "--mcts" => o.mcts = value,
-            "--turns" => o.turns = value.parse().expect("--turns N"),
-            "--threads" => o.threads = value.parse().expect("--threads N"),
-            "--seed" => o.seed = value.parse().expect("--seed N"),
-            "--matches" => matches = Some(value),
-            "--no-speed" => {
-                o.speed = false;
-                i += 1;
-                continue;
-            }
+            "--scenario" => o.scenarios.push(text("--scenario")),
+            "--pairs" => o.pairs = number("--pairs", value),
+            "--mcts" => mcts = text("--mcts"),
+            "--matches" => matches = text("--matches"),
+            "--turns" => o.turns = number("--turns", value),
+            "--threads" => o.threads = number("--threads", value),
+            "--seed" => o.seed = number("--seed", value),
+            "--results" => o.results = PathBuf::from(text("--results")),
+            "--commit" => o.commit = text("--commit"),
             "--help" | "-h" => {
-                println!(
-                    "strength [--battle B] [--pairs N] [--mcts SPEC] [--turns T] [--threads T] \
-                     [--seed S] [--matches A-B,...|none] [--no-speed]\n\
-                     Paired games between AI players of Crusades II (see the example's \
-                     documentation); defaults: hab, 6 pairs, mcts:16, 6 turns, 2 threads, \
-                     heuristic-random,mcts-random,mcts-heuristic."
-                );
+                println!("{HELP}");
                 std::process::exit(0);
             }
-            other => panic!("unknown argument {other} (--help lists them)"),
+            other => fail(format!("unknown argument `{other}` (--help lists them)")),
         }
         i += 2;
     }
-    let m = matches.unwrap_or_else(|| "heuristic-random,mcts-random,mcts-heuristic".into());
-    o.matches = m
+    let name = |s: &str| {
+        let s = if s == "mcts" { mcts.as_str() } else { s };
+        s.parse::<PlayerSpec>()
+            .unwrap_or_else(|e| fail(e.to_string()));
+        s.to_string()
+    };
+    o.matches = matches
         .split(',')
-        .filter(|pair| *pair != "none")
-        .map(|pair| {
-            let (a, b) = pair.split_once('-').expect("a match is A-B");
-            let spec = |s: &str| {
-                if s == "mcts" {
-                    o.mcts.clone()
-                } else {
-                    s.to_string()
-                }
-            };
-            (spec(a), spec(b))
+        .map(|m| match m.split_once('-') {
+            Some((a, b)) => (name(a), name(b)),
+            None => fail(format!("a match is FIRST-SECOND, not `{m}`")),
         })
         .collect();
     o
 }
 
-fn start(battle: &str, seed: u64) -> State {
-    let setup = Setup {
-        scenario: battle.into(),
-        options: Vec::new(),
-        seed,
-        dice: DiceMode::Seeded,
-        position: None,
+/// Every line of the results file (none if it does not exist yet).
+fn read_results(path: &PathBuf) -> Vec<Line> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(t) => t,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Vec::new(),
+        Err(e) => fail(format!("cannot read {}: {e}", path.display())),
     };
-    State::start(&setup, &crusades_ii::builtin_data()).expect("the battle starts")
+    text.lines()
+        .enumerate()
+        .filter(|(_, l)| !l.trim().is_empty())
+        .map(|(n, l)| {
+            serde_json::from_str(l).unwrap_or_else(|e| {
+                fail(format!(
+                    "{} line {}: not a game's result: {e}",
+                    path.display(),
+                    n + 1
+                ))
+            })
+        })
+        .collect()
 }
 
-fn build(spec: &str, seed: u64) -> Box<dyn Player<State>> {
-    let spec: PlayerSpec = spec.parse().expect("a player");
-    spec.build::<State, crusades_ii::Doctrine>("crusades-ii", seed)
-        .expect("the player builds")
-}
-
-/// One game's result for the first-named player: 1, 0.5 or 0, how it ended, and the time
-/// and decisions of each player.
-struct Played {
-    points: f64,
-    finished: bool,
-    plies: u64,
-    time: [Duration; 2],
-    decisions: [u64; 2],
-}
-
-fn play_one(o: &Options, a: &str, b: &str, dice: u64, a_seat: Seat) -> Played {
-    let mut g = start(&o.battle, dice);
-    let specs = if a_seat == Seat(0) { [a, b] } else { [b, a] };
-    let mut players = [
-        build(specs[0], player_seed(dice, Seat(0))),
-        build(specs[1], player_seed(dice, Seat(1))),
-    ];
-    let mut time = [Duration::ZERO; 2];
-    let mut decisions = [0u64; 2];
-    let mut plies = 0;
-    while let Pending::Seats(seats) = g.pending() {
-        // A game still going after this many actions is judged like one cut short (a
-        // player that could stall forever must not hang the measurement).
-        if (o.turns > 0 && g.turn >= o.turns) || plies >= MAX_PLIES {
-            break;
-        }
-        let seat = seats[0];
-        let t = Instant::now();
-        let action = players[seat.index()].choose(&g, seat);
-        time[seat.index()] += t.elapsed();
-        decisions[seat.index()] += 1;
-        g.apply(seat, &action, &mut Log::discarding())
-            .expect("a legal action applies");
-        plies += 1;
-    }
-    let (points, finished) = match g.outcome() {
-        Some(out) => (
-            match out.winner {
-                Some(w) if w == a_seat => 1.0,
-                Some(_) => 0.0,
-                None => 0.5,
-            },
-            true,
-        ),
-        None => {
-            let v = g.evaluate(a_seat);
-            (
-                if v > 0.52 {
-                    1.0
-                } else if v < 0.48 {
-                    0.0
-                } else {
-                    0.5
-                },
-                false,
-            )
-        }
-    };
-    // Time and decisions of the first-named player first.
-    let (ia, ib) = (a_seat.index(), 1 - a_seat.index());
-    Played {
-        points,
-        finished,
-        plies,
-        time: [time[ia], time[ib]],
-        decisions: [decisions[ia], decisions[ib]],
-    }
-}
-
-/// The 95% Wilson score interval of `k` successes in `n`.
-fn wilson(k: f64, n: f64) -> (f64, f64) {
-    if n == 0.0 {
+/// The 95% Wilson interval of a score of `points` out of `n` games, draws counting half.
+fn score_interval(points: f64, n: u64) -> (f64, f64) {
+    if n == 0 {
         return (0.0, 1.0);
     }
-    let z = 1.959_963_984_540_054_f64;
-    let p = k / n;
-    let d = 1.0 + z * z / n;
-    let c = (p + z * z / (2.0 * n)) / d;
-    let h = z * (p * (1.0 - p) / n + z * z / (4.0 * n * n)).sqrt() / d;
+    const Z: f64 = 1.959_963_984_540_054;
+    let n = n as f64;
+    let p = points / n;
+    let d = 1.0 + Z * Z / n;
+    let c = (p + Z * Z / (2.0 * n)) / d;
+    let h = Z * (p * (1.0 - p) / n + Z * Z / (4.0 * n * n)).sqrt() / d;
     ((c - h).max(0.0), (c + h).min(1.0))
 }
 
-fn run_match(o: &Options, a: &str, b: &str) {
-    let games: Vec<(u64, Seat)> = (0..o.pairs)
-        .flat_map(|i| {
-            let dice = game_seed(o.seed, i);
-            [(dice, Seat(0)), (dice, Seat(1))]
-        })
-        .collect();
-    let results: Mutex<Vec<Option<Played>>> = Mutex::new((0..games.len()).map(|_| None).collect());
-    let next = AtomicUsize::new(0);
-    let wall = Instant::now();
-    std::thread::scope(|scope| {
-        for _ in 0..o.threads.max(1) {
-            scope.spawn(|| loop {
-                let i = next.fetch_add(1, Ordering::SeqCst);
-                if i >= games.len() {
-                    break;
-                }
-                let (dice, seat) = games[i];
-                let r = play_one(o, a, b, dice, seat);
-                // Each game as it ends, so a run cut short still tells something.
-                eprintln!(
-                    "{a} vs {b} ({}), game {} (dice {dice}, {a} as seat {}): {a} scores {} \
-                     ({}, {} plies)",
-                    o.battle,
-                    i + 1,
-                    seat.index(),
-                    r.points,
-                    if r.finished { "finished" } else { "judged" },
-                    r.plies,
-                );
-                results.lock().unwrap()[i] = Some(r);
-            });
-        }
-    });
-    let results: Vec<Played> = results
-        .into_inner()
-        .unwrap()
-        .into_iter()
-        .map(|r| r.expect("every game played"))
-        .collect();
-    let n = results.len() as f64;
-    let wins = results.iter().filter(|r| r.points == 1.0).count() as f64;
-    let draws = results.iter().filter(|r| r.points == 0.5).count() as f64;
-    let points: f64 = results.iter().map(|r| r.points).sum();
-    let finished = results.iter().filter(|r| r.finished).count();
-    let plies: u64 = results.iter().map(|r| r.plies).sum();
-    let per = |k: usize| {
-        let t: Duration = results.iter().map(|r| r.time[k]).sum();
-        let d: u64 = results.iter().map(|r| r.decisions[k]).sum();
-        t.as_secs_f64() * 1000.0 / d.max(1) as f64
-    };
-    let (wl, wh) = wilson(wins, n);
-    let (sl, sh) = wilson(points, n);
-    println!(
-        "{a} vs {b} ({}, {} games in pairs, {}): {a} wins {wins} draws {draws} losses {}; \
-         win rate {:.2} [{wl:.2}, {wh:.2}], score {:.2} [{sl:.2}, {sh:.2}]; \
-         {finished} finished; {plies} plies; ms per decision {a} {:.1}, {b} {:.1}; {:.0} s",
-        o.battle,
-        results.len(),
-        if o.turns == 0 {
-            "to the end".to_string()
-        } else {
-            format!("judged after {} turns", o.turns)
-        },
-        n - wins - draws,
-        wins / n,
-        points / n,
-        per(0),
-        per(1),
-        wall.elapsed().as_secs_f64(),
-    );
-}
-
-/// MCTS iterations per second against raw random playouts per second, from a position of
-/// the battle after two turns of doctrine against doctrine.
-fn speed(o: &Options) {
-    let mut g = start(&o.battle, 3);
-    let mut players = [build("heuristic", 1), build("heuristic", 2)];
-    let mut seat = Seat(0);
-    while let Pending::Seats(seats) = g.pending() {
-        seat = seats[0];
-        if g.turn >= 2 && g.legal_actions(seat).len() > 100 {
-            break;
-        }
-        let a = players[seat.index()].choose(&g, seat);
-        g.apply(seat, &a, &mut Log::discarding()).unwrap();
+fn summary(lines: &[Line]) {
+    let mut groups: BTreeMap<(String, String, String, u32), Vec<&Line>> = BTreeMap::new();
+    for l in lines {
+        groups
+            .entry((
+                l.scenario.clone(),
+                l.first.clone(),
+                l.second.clone(),
+                l.judged_after,
+            ))
+            .or_default()
+            .push(l);
     }
-    let legal = g.legal_actions(seat).len();
-    let t = Instant::now();
-    let actions = g.legal_actions(seat);
-    let listing = t.elapsed();
-    let t = Instant::now();
-    let policy = crusades_ii::Doctrine::policy();
-    let scores = policy
-        .as_ref()
-        .expect("a doctrine")
-        .scores(&g, seat, &actions);
-    println!(
-        "speed: listing {legal} legal actions {:.2} ms, the doctrine's scores {:.2} ms (best {:.2})",
-        listing.as_secs_f64() * 1000.0,
-        t.elapsed().as_secs_f64() * 1000.0,
-        scores.iter().copied().fold(f64::NEG_INFINITY, f64::max)
-    );
-    // Raw random playouts to the end.
-    let t = Instant::now();
-    let mut playouts = 0u32;
-    let mut plies = 0u64;
-    while t.elapsed() < Duration::from_secs(10) || playouts == 0 {
-        let mut w = g.clone();
-        w.dice_mut().reseed(u64::from(playouts) + 100);
-        let mut r = RandomPlayer::new(u64::from(playouts));
-        while let Pending::Seats(seats) = w.pending() {
-            let a = r.choose(&w, seats[0]);
-            w.apply(seats[0], &a, &mut Log::discarding()).unwrap();
-            plies += 1;
-        }
-        playouts += 1;
-    }
-    let secs = t.elapsed().as_secs_f64();
-    println!(
-        "speed ({}, turn {}, {legal} legal actions): raw random playouts to the end {:.3}/s ({:.0} plies/s)",
-        o.battle,
-        g.turn + 1,
-        f64::from(playouts) / secs,
-        plies as f64 / secs
-    );
-    for (name, guided, depth, iterations) in [
-        ("unguided, playouts to the end", false, None, 2u32),
-        ("unguided, cutoff 4", false, Some(4), 40),
-        ("guided, cutoff 0", true, Some(0), 40),
-        ("guided, cutoff 4 (default)", true, Some(4), 40),
-        ("guided, cutoff 16", true, Some(16), 20),
-    ] {
-        let mut m = Mcts::new(Budget::Iterations(iterations), 5);
-        m.playout_depth = depth;
-        let t = Instant::now();
-        let s = m.search_guided(&g, seat, if guided { policy.as_deref() } else { None });
-        let secs = t.elapsed().as_secs_f64();
-        println!(
-            "speed: MCTS {name}: {:.1} iterations/s ({} iterations in {secs:.2} s)",
-            f64::from(s.iterations) / secs,
-            s.iterations
-        );
+    for ((scenario, first, second, turns), games) in groups {
+        let n = games.len() as u64;
+        let wins = games.iter().filter(|g| g.result.points == 1.0).count() as u64;
+        let draws = games.iter().filter(|g| g.result.points == 0.5).count() as u64;
+        let points: f64 = games.iter().map(|g| g.result.points).sum();
+        let finished = games.iter().filter(|g| g.result.finished).count();
+        let w = Proportion::wilson(wins, n);
+        let (sl, sh) = score_interval(points, n);
+        let decisions: u64 = games.iter().map(|g| g.result.decisions[0]).sum();
+        let secs: f64 = games.iter().map(|g| g.result.seconds[0]).sum();
+        let actions: u64 = games.iter().map(|g| g.result.actions).sum();
+        let pairs: HashSet<u64> = games.iter().map(|g| g.dice).collect();
+        let mut commits: Vec<&str> = games.iter().map(|g| g.commit.as_str()).collect();
+        commits.sort_unstable();
+        commits.dedup();
+        let summary = serde_json::json!({
+            "scenario": scenario,
+            "first": first,
+            "second": second,
+            "judged_after": turns,
+            "games": n,
+            "pairs": pairs.len(),
+            "wins": wins,
+            "draws": draws,
+            "losses": n - wins - draws,
+            "win_rate": [w.rate, w.low, w.high],
+            "score": [points / n as f64, sl, sh],
+            "finished": finished,
+            "actions_per_game": actions as f64 / n as f64,
+            "first_decisions_per_game": decisions as f64 / n as f64,
+            "first_seconds_per_decision": secs / decisions.max(1) as f64,
+            "commits": commits,
+        });
+        println!("{summary}");
     }
 }
 
 fn main() {
     let o = options();
-    if o.speed {
-        speed(&o);
+    let data = registry::all_data(None).unwrap_or_else(|e| fail(e.to_string()));
+    let all = registry::scenarios(&data).unwrap_or_else(|e| fail(e.to_string()));
+    let scenarios: Vec<String> = if o.scenarios.is_empty() {
+        all.iter()
+            .filter(|s| s.seats.len() == 2)
+            .map(|s| s.id.clone())
+            .collect()
+    } else {
+        for s in &o.scenarios {
+            match all.iter().find(|x| &x.id == s) {
+                Some(x) if x.seats.len() == 2 => {}
+                Some(_) => fail(format!("{s} is not a two-seat scenario")),
+                None => fail(format!("no scenario {s} (`crusades scenarios` lists them)")),
+            }
+        }
+        o.scenarios.clone()
+    };
+    let done_before = read_results(&o.results);
+    let done: HashSet<_> = done_before.iter().map(Line::key).collect();
+    // Pairs outermost, so that a run cut short has a like sample of every scenario and match.
+    let mut jobs = Vec::new();
+    for pair in 0..o.pairs {
+        let dice = game_seed(o.seed, pair);
+        for s in &scenarios {
+            for (a, b) in &o.matches {
+                for seat in [0u8, 1] {
+                    let line = (s.clone(), a.clone(), b.clone(), o.turns, dice, seat);
+                    if !done.contains(&line) {
+                        jobs.push((pair, line));
+                    }
+                }
+            }
+        }
     }
-    for (a, b) in &o.matches {
-        run_match(&o, a, b);
+    if !jobs.is_empty() {
+        if let Some(dir) = o.results.parent().filter(|d| !d.as_os_str().is_empty()) {
+            std::fs::create_dir_all(dir)
+                .unwrap_or_else(|e| fail(format!("cannot create {}: {e}", dir.display())));
+        }
     }
+    let file = Mutex::new(
+        std::fs::OpenOptions::new()
+            .create(true)
+            .append(true)
+            .open(&o.results)
+            .unwrap_or_else(|e| fail(format!("cannot open {}: {e}", o.results.display()))),
+    );
+    let next = AtomicUsize::new(0);
+    let played = Mutex::new(Vec::new());
+    std::thread::scope(|scope| {
+        for _ in 0..o.threads.max(1) {
+            scope.spawn(|| loop {
+                let i = next.fetch_add(1, Ordering::SeqCst);
+                let Some((pair, (scenario, first, second, turns, dice, seat))) = jobs.get(i) else {
+                    break;
+                };
+                let (entry, id) = registry::find_scenario(scenario, &data)
+                    .map(|(g, s)| (g, s.id))
+                    .unwrap_or_else(|e| fail(e.to_string()));
+                let local = id.split_once('/').map_or(id.as_str(), |(_, l)| l);
+                let duel = Duel {
+                    setup: Setup::seeded(local, *dice),
+                    first: first.parse().expect("checked above"),
+                    second: second.parse().expect("checked above"),
+                    first_seat: Seat(*seat),
+                    turns: *turns,
+                    max_actions: 20_000,
+                };
+                let result = (entry.duel)(entry.id, &duel, &data, *dice).unwrap_or_else(|e| {
+                    fail(format!(
+                        "{scenario}, {first} against {second}, dice {dice}: {e}"
+                    ))
+                });
+                let line = Line {
+                    scenario: scenario.clone(),
+                    first: first.clone(),
+                    second: second.clone(),
+                    judged_after: *turns,
+                    pair: *pair,
+                    dice: *dice,
+                    first_seat: *seat,
+                    commit: o.commit.clone(),
+                    result,
+                };
+                let text = serde_json::to_string(&line).expect("a result is JSON");
+                {
+                    let mut f = file.lock().unwrap_or_else(|e| e.into_inner());
+                    writeln!(f, "{text}")
+                        .and_then(|()| f.flush())
+                        .unwrap_or_else(|e| fail(format!("cannot write the results: {e}")));
+                }
+                eprintln!(
+                    "{scenario}: {first} against {second}, pair {pair}, {first} as seat {seat}: \
+                     {} ({}, {} actions, {:.2} s a decision)",
+                    line.result.points,
+                    if line.result.finished {
+                        "finished"
+                    } else {
+                        "judged"
+                    },
+                    line.result.actions,
+                    line.result.seconds[0] / line.result.decisions[0].max(1) as f64,
+                );
+                played.lock().unwrap_or_else(|e| e.into_inner()).push(line);
+            });
+        }
+    });
+    let mut lines = done_before;
+    lines.extend(played.into_inner().unwrap_or_else(|e| e.into_inner()));
+    summary(&lines);
 }

@@ -30,10 +30,12 @@ use engine::{
 };
 use serde::{Deserialize, Serialize};
 
+mod duel;
 mod simulate;
 #[cfg(any(test, feature = "toy"))]
 pub use engine::toy::race as toy;
 
+pub use duel::{judge, Duel, DuelResult, JUDGE_MARGIN};
 pub use simulate::{
     game_seed, player_seed, Batch, Bin, Length, OutcomeCount, Proportion, SeatSummary,
     SimulateError, StatSummary, Summary, WINDOW,
@@ -199,6 +201,8 @@ pub type SimulateFn =
     fn(&str, &Plan, &DataSet, &(dyn Fn() + Sync)) -> Result<Summary, SimulateError>;
 /// Lets an AI player take a seat's decision in a game of this entry, with this seed.
 pub type AiMoveFn = fn(&mut dyn AnyGame, Seat, &PlayerSpec, u64) -> Result<AiMove, RegistryError>;
+/// Plays a [`Duel`] of the game of this id with this dice seed (errors say what failed).
+pub type DuelFn = fn(&str, &Duel, &DataSet, u64) -> Result<DuelResult, String>;
 /// Checks that a player can be made for the game of this id.
 pub type CheckPlayerFn = fn(&str, &PlayerSpec) -> Result<(), ai::AiError>;
 
@@ -245,6 +249,8 @@ pub struct GameEntry {
     pub simulate: SimulateFn,
     /// Lets an AI take a decision in a game in play.
     pub ai_move: AiMoveFn,
+    /// Plays one game between two AI players, judged if cut short (strength measurement).
+    pub duel: DuelFn,
     /// Checks that a player can be made for this game (`heuristic` needs a doctrine).
     pub check_player: CheckPlayerFn,
     /// Whether the game has a doctrine of play: a `heuristic` player.
@@ -361,6 +367,7 @@ pub fn register_with<G: Startable, D: Doctrine<G>>(
         audit,
         simulate: simulate_session::<G, D>,
         ai_move: ai_move_session::<G, D>,
+        duel: duel::play_duel::<G, D>,
         check_player: check_player_session::<G, D>,
         heuristic: D::policy().is_some(),
     }
