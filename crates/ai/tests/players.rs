@@ -245,3 +245,59 @@ fn the_heuristic_player_follows_its_doctrine() {
     let mut player = ai::Heuristic::new(std::sync::Arc::new(Thrifty), 1);
     assert_eq!(player.choose(&game, WEST), lowest);
 }
+
+/// A doctrine for `prizes` that wants its lowest card and counts how often it is asked.
+struct Counted(std::sync::atomic::AtomicUsize);
+
+impl ai::Policy<Prizes> for Counted {
+    fn scores(&self, _state: &Prizes, _seat: Seat, legal: &[Bid]) -> Vec<f64> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        legal.iter().map(|b| -f64::from(b.0)).collect()
+    }
+}
+
+#[test]
+fn a_guided_search_asks_its_doctrine_once_per_node_and_seat_at_most() {
+    let game = Prizes::new(6);
+    let doctrine = Counted(Default::default());
+    let iterations = 300;
+    let mut m = Mcts::new(Budget::Iterations(iterations), 4);
+    m.playout_depth = Some(0);
+    m.search_guided(&game, EAST, Some(&doctrine));
+    // Each iteration adds one node; a node is asked for its own seat's options once and for
+    // the other bidder's reply once (the root's options are asked before the iterations).
+    let asked = doctrine.0.into_inner();
+    assert!(asked >= 2, "the doctrine was asked {asked} times");
+    assert!(
+        asked <= 2 * (iterations as usize + 1),
+        "the doctrine was asked {asked} times in {iterations} iterations"
+    );
+}
+
+#[test]
+fn where_rewards_do_not_differ_the_doctrines_choice_is_searched_most_and_played() {
+    // Blind: the evaluation knows nothing, and the search stops at its leaves, never reaching
+    // the end of twelve rounds, so every option scores one half: only the doctrine's prior
+    // tells them apart.
+    let game = Prizes {
+        blind: true,
+        ..Prizes::with_cards(6, 12)
+    };
+    let lowest = game
+        .legal_actions(EAST)
+        .into_iter()
+        .min_by_key(|b| b.0)
+        .unwrap();
+    for seed in 0..5 {
+        let mut m = Mcts::new(Budget::Iterations(200), seed);
+        m.playout_depth = Some(0);
+        let s = m.search_guided(&game, EAST, Some(&Thrifty));
+        assert_eq!(s.choices[s.best].action, lowest, "{s:?}");
+        let most = s.choices.iter().map(|c| c.visits).max().unwrap();
+        assert_eq!(s.choices[s.best].visits, most);
+        assert!(
+            s.choices.iter().filter(|c| c.visits > 0).count() > 1,
+            "the other candidates are searched too: {s:?}"
+        );
+    }
+}
