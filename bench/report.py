@@ -275,7 +275,7 @@ w("")
 if sl:
     a2v, echo = sl["action_to_view_ms"], sl["echo_ms"]
     w("| games | bots | actions/s | action → view p50 / p99 / max | echo p50 / p99 / max | p99 ÷ echo p99 | lost / duplicated | server CPU per action | load average before / after |")
-    w("|---|---|---|---|---|---|---|---|---|")
+    w("|---|---|---|---|---|---|---|---|---|---|")
     w(f"| {sl['games']} | {sl['bots']} | {sl['actions_per_s']} | {a2v['p50']} / {a2v['p99']} / {a2v['max']} ms "
       f"| {echo['p50']} / {echo['p99']} / {echo['max']} ms | {sl['p99_over_echo_p99']} | {sl['lost']} / {sl['duplicated']} "
       f"| {sl['server_cpu_ms_per_action']} ms | {sl['load_average_before']} / {sl['load_average_after']} |")
@@ -323,15 +323,16 @@ w("")
 w("`cargo run --release -p registry --example strength -- --pairs N --mcts mcts:1000")
 w("--matches mcts-random,mcts-heuristic` plays issue 5's measurement for every two-seat")
 w("scenario: games in pairs (sides swapped, shared dice seeds), MCTS at 1,000 iterations")
-w("against random and against the heuristic, a game judged by the game's evaluation after 6")
-w("turns (a draw within 0.02 of even), with 95% Wilson intervals. Each game is appended to")
+w("against random and against the heuristic, every game played to its end (`--turns T` judges")
+w("a game after T turns by the game's evaluation instead, a draw within 0.02 of even; the table")
+w("says which), with 95% Wilson intervals. Each game is appended to")
 w("`bench/strength/results.jsonl` as it ends and a run plays only the games missing from it,")
 w("so the sample grows from run to run (`STRENGTH_PAIRS=N bench/run` adds to it).")
 w("")
 strength_rows = []
 if duels:
-    w("| scenario | match | games (pairs) | won / drawn / lost | win rate [95%] | score [95%] | finished | MCTS s a decision | decisions a game |")
-    w("|---|---|---|---|---|---|---|---|---|")
+    w("| scenario | match | played | games (pairs) | won / drawn / lost | win rate [95%] | score [95%] | finished | MCTS s a decision | decisions a game |")
+    w("|---|---|---|---|---|---|---|---|---|---|")
     for (scen, a, b, turns), games in sorted(duels.items()):
         n = len(games)
         wins = sum(1 for g in games if g["points"] == 1.0)
@@ -343,10 +344,11 @@ if duels:
         secs = sum(g["seconds"][0] for g in games)
         pairs = len({g["dice"] for g in games})
         fin = sum(1 for g in games if g["finished"])
-        w(f"| {scen} | {a} against {b} | {n} ({pairs}) | {wins} / {draws} / {n - wins - draws} | "
+        played = "to the end" if turns == 0 else f"judged after {turns} turns"
+        w(f"| {scen} | {a} against {b} | {played} | {n} ({pairs}) | {wins} / {draws} / {n - wins - draws} | "
           f"{wins / n:.2f} [{wl:.2f}, {wh:.2f}] | {points / n:.2f} [{sl:.2f}, {sh:.2f}] | {fin} | "
           f"{secs / max(dec, 1):.2f} | {dec / n:.0f} |")
-        strength_rows.append((scen, a, b, n, wins / n, wl, wh, secs / max(dec, 1), dec / n))
+        strength_rows.append((scen, a, b, turns, n, wins / n, wl, wh, secs / max(dec, 1), dec / n))
     w("")
     w("Seconds a decision are from whatever machine played the game, often a busy one; the")
     w("results themselves do not depend on it (an iteration budget is deterministic).")
@@ -416,8 +418,8 @@ for r in rows:
     w(f"| a game state < 64 KiB | {r['scenario']} | {met(ok)}: {p['state_json_bytes']:,} bytes as JSON "
       f"(larger than in memory; static data is shared) | |")
 strength_games = {}
-for (scen, a, b, n, rate, lo, hi, spd, dpg) in strength_rows:
-    if a.startswith("mcts:1000") and b in ("random", "heuristic"):
+for (scen, a, b, turns, n, rate, lo, hi, spd, dpg) in strength_rows:
+    if a.startswith("mcts:1000") and b in ("random", "heuristic") and turns == 0:
         strength_games.setdefault(scen, {})[b] = (n, rate, lo, hi, spd, dpg)
 for scen in sorted({r["scenario"] for r in rows} if rows else strength_games):
     got = strength_games.get(scen, {})

@@ -1,9 +1,12 @@
 //! The strength of the AI players of every game, measured (not a test: it takes hours).
 //!
 //! Paired games ([`registry::Duel`]): each pair plays one dice seed twice, the two players
-//! swapping seats, so luck and the scenario's balance cancel out. A game still going after
-//! `--turns` turns (0: play to the end) is judged by the game's evaluation from each side, a
-//! draw when within 0.02 of even.
+//! swapping seats, so luck and the scenario's balance cancel out. Games are played to the
+//! end by default; with `--turns T` a game still going after T turns is judged by the
+//! game's evaluation from each side, a draw when within 0.02 of even. Judging early is
+//! cheaper but can hide skill: after 6 turns of Hattin the evaluation (the victory tables at
+//! the losses so far) says nearly the same whoever plays, so a pair splits whatever the
+//! players' strength.
 //!
 //! Results are appended to a file of JSON lines, one game a line, as each game ends; a run
 //! finds the games already in the file and plays only the missing ones, so a measurement can
@@ -37,7 +40,7 @@ Paired games between AI players (see the example's documentation).
   --pairs N       pairs of games per scenario and match (default 2; 200 is 400 games)
   --mcts SPEC     what `mcts` means in --matches (default mcts:1000)
   --matches L     matches as FIRST-SECOND, comma-separated (default mcts-random,mcts-heuristic)
-  --turns T       judge a game after T turns; 0 plays to the end (default 6)
+  --turns T       judge a game after T turns; 0 plays to the end (default 0)
   --threads T     games played at once (default 2)
   --seed S        the seed of the pairs' dice seeds (default 1)
   --results FILE  JSON lines of the games played: read, then appended to
@@ -104,7 +107,7 @@ fn options() -> Options {
         scenarios: Vec::new(),
         pairs: 2,
         matches: Vec::new(),
-        turns: 6,
+        turns: 0,
         threads: 2,
         seed: 1,
         results: PathBuf::from("bench/strength/results.jsonl"),
@@ -261,12 +264,13 @@ fn main() {
     };
     let done_before = read_results(&o.results);
     let done: HashSet<_> = done_before.iter().map(Line::key).collect();
-    // Pairs outermost, so that a run cut short has a like sample of every scenario and match.
+    // Pairs outermost, then matches, then scenarios, so that a run cut short has a like
+    // sample of every scenario and match, in whole pairs.
     let mut jobs = Vec::new();
     for pair in 0..o.pairs {
         let dice = game_seed(o.seed, pair);
-        for s in &scenarios {
-            for (a, b) in &o.matches {
+        for (a, b) in &o.matches {
+            for s in &scenarios {
                 for seat in [0u8, 1] {
                     let line = (s.clone(), a.clone(), b.clone(), o.turns, dice, seat);
                     if !done.contains(&line) {
