@@ -460,3 +460,49 @@ fn scenarios_name_the_ai_players_their_game_has() {
     assert_eq!(players("crusades-ii/hab"), ["random", "heuristic", "mcts"]);
     assert_eq!(players("toy-race/race"), ["random", "mcts"]);
 }
+
+/// A duel of `scenario` (a full id) between `first` and `second`, the first in `seat`.
+fn duel(scenario: &str, first: &str, second: &str, seat: u8, turns: u32, dice: u64) -> DuelResult {
+    let d = data();
+    let (entry, s) = find_scenario(scenario, &d).unwrap();
+    let local = s.id.split_once('/').unwrap().1;
+    let duel = Duel {
+        setup: Setup::seeded(local, 0),
+        first: spec(first),
+        second: spec(second),
+        first_seat: Seat(seat),
+        turns,
+        max_actions: 20_000,
+    };
+    (entry.duel)(entry.id, &duel, &d, dice).unwrap()
+}
+
+#[test]
+fn a_duel_is_reported_for_its_first_player_and_repeats_for_its_dice() {
+    let a = duel("toy-race/race", "mcts:20", "random", 0, 0, 3);
+    assert!(a.finished && [0.0, 0.5, 1.0].contains(&a.points), "{a:?}");
+    assert_eq!(a.points, a.evaluation);
+    assert!(a.decisions[0] > 0 && a.decisions[1] > 0, "{a:?}");
+    let again = duel("toy-race/race", "mcts:20", "random", 0, 0, 3);
+    assert_eq!(
+        (a.points, a.actions, a.decisions),
+        (again.points, again.actions, again.decisions)
+    );
+    // The same game told from the other side: the opponent's points.
+    let mirror = duel("toy-race/race", "random", "mcts:20", 1, 0, 3);
+    assert_eq!(mirror.actions, a.actions);
+    assert_eq!(mirror.points, 1.0 - a.points);
+    assert_eq!(mirror.decisions, [a.decisions[1], a.decisions[0]]);
+}
+
+#[test]
+fn a_duel_cut_short_is_judged_by_the_evaluation() {
+    let r = duel("crusades-ii/hab", "heuristic", "random", 1, 1, 5);
+    assert!(!r.finished, "{r:?}");
+    assert_eq!(r.turns, 2.0, "judged as the second turn begins");
+    assert_eq!(r.points, judge(r.evaluation));
+    assert_eq!(judge(0.5 + JUDGE_MARGIN + 0.001), 1.0);
+    assert_eq!(judge(0.5 + JUDGE_MARGIN), 0.5);
+    assert_eq!(judge(0.5 - JUDGE_MARGIN), 0.5);
+    assert_eq!(judge(0.5 - JUDGE_MARGIN - 0.001), 0.0);
+}
