@@ -251,12 +251,23 @@ if anchor_pps:
       f"per second ({anchor.get('sims_per_s')} simulations/s of {anchor.get('mean_plies')} plies), "
       "measured in the same run.")
     w("")
-    w("| scenario | random-game plies/s | ratio to the anchor |")
-    w("|---|---|---|")
+    # Instructions a ply of random games (bench/ply-instructions, callgrind), every scenario.
+    ply_ins = {}
+    try:
+        for l in open(os.path.join(out, "ply-instructions.jsonl")):
+            if l.strip():
+                x = json.loads(l)
+                ply_ins[x["scenario"]] = x
+    except OSError:
+        pass
+    w("| scenario | random-game plies/s | ratio to the anchor | instructions a ply (callgrind, `bench/ply-instructions`) |")
+    w("|---|---|---|---|")
     for r in rows:
         g = r.get("typed", {}).get("random_games")
         if g:
-            w(f"| {r['scenario']} | {g['plies_per_s']:,.0f} | {g['plies_per_s'] / anchor_pps:.3f} |")
+            x = ply_ins.get(r["scenario"])
+            ins = f"{x['instructions']:,} (over {x['plies']:,} plies)" if x else "not measured"
+            w(f"| {r['scenario']} | {g['plies_per_s']:,.0f} | {g['plies_per_s'] / anchor_pps:.3f} | {ins} |")
 else:
     w("The OpenSpiel anchor could not be measured on this run (tools/openspiel-anchor needs PyPI);")
     w("it measured about 136,000 plies per second on this machine before.")

@@ -3,25 +3,14 @@
 // movement): the map drawn from the scenario's data, decisions taken by clicking, secrets kept.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { api, launchBrowser, shot, startServer, watchErrors } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { api, serverAndBrowser, shot, watchErrors } from './helpers.mjs';
 
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /** A new desktop page, collecting script errors and console errors. */
 async function newPage() {
-  const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+  const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
   const page = await context.newPage();
   const errors = watchErrors(page);
   page.on('console', (m) => {
@@ -32,23 +21,23 @@ async function newPage() {
 
 /** Creates a game of `scenario` through the API, every seat human. */
 function createGame(scenario, seed) {
-  return api(server.base, 'POST', '/api/games', { body: { scenario, options: [], seed, seats: {} } });
+  return api(env.server.base, 'POST', '/api/games', { body: { scenario, options: [], seed, seats: {} } });
 }
 
 /** The state as one seat (or a spectator) sees it, without its map. */
 function state(id, token) {
-  return api(server.base, 'GET', `/api/games/${id}/state${token ? `?token=${token}` : ''}`);
+  return api(env.server.base, 'GET', `/api/games/${id}/state${token ? `?token=${token}` : ''}`);
 }
 
 /** The scenario's map, as the client fetches it once. */
 function mapOf(doc) {
-  return api(server.base, 'GET', `/api/maps/${doc.map}`);
+  return api(env.server.base, 'GET', `/api/maps/${doc.map}`);
 }
 
 /** Opens a seat's link and waits until the whole map is drawn. */
 async function openSeat(game, seat, hexes) {
   const opened = await newPage();
-  await opened.page.goto(`${server.base}${game.seats[seat].link}`);
+  await opened.page.goto(`${env.server.base}${game.seats[seat].link}`);
   await opened.page.waitForFunction((n) => document.querySelectorAll('#map polygon.hex').length === n, hexes);
   return opened;
 }
@@ -73,7 +62,7 @@ describe('The Crusades: the Third Crusade', () => {
 
   /** The actions of one counter, as the page asks for them when it is selected. */
   function actionsOf(id, token, counter) {
-    return api(server.base, 'GET', `/api/games/${id}/actions?counter=${encodeURIComponent(counter)}`, { token });
+    return api(env.server.base, 'GET', `/api/games/${id}/actions?counter=${encodeURIComponent(counter)}`, { token });
   }
 
   /** Zooms in on a hex so that it and the counters in it can be clicked. */
@@ -241,7 +230,7 @@ describe('The Crusades: the Third Crusade', () => {
   });
   test('hot-seat: the lobby starts the game, and the hand-over hides one side\'s orders from the other', async () => {
     const { page, context, errors } = await newPage();
-    await page.goto(`${server.base}/`);
+    await page.goto(`${env.server.base}/`);
     await page.locator(`#scenario option[value="${SCENARIO}"]`).waitFor({ state: 'attached' });
     await page.selectOption('#scenario', SCENARIO);
     const seats = await page.locator('#seats select').evaluateAll((els) => els.map((e) => e.dataset.seat));
@@ -372,7 +361,7 @@ describe('Acre: the siege', () => {
     await cru.page.waitForFunction((id) => window.crusades.ui.selected === id, unit);
     await cru.page.locator('#map .mark-move').first().waitFor({ state: 'attached' });
     const selected = await state(game.id, crusader);
-    const moves = (await api(server.base, 'GET', `/api/games/${game.id}/actions?counter=${unit}`, { token: crusader })).actions
+    const moves = (await api(env.server.base, 'GET', `/api/games/${game.id}/actions?counter=${unit}`, { token: crusader })).actions
       .filter((a) => a.kind === 'move' && a.hex);
     assert.ok(moves.length > 0, 'the unit may move');
     const marks = await cru.page.locator('#map .mark-move').evaluateAll((els) => els.map((e) => e.dataset.mark));

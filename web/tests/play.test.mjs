@@ -2,45 +2,34 @@
 // hand-over, moving by clicking, attacks confirmed with their odds, live updates, errors.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
-import { api, launchBrowser, shot, startServer, watchErrors } from './helpers.mjs';
+import { describe, test } from 'node:test';
+import { api, serverAndBrowser, shot, watchErrors } from './helpers.mjs';
 
 const SCENARIO = 'crusades-ii/hattin';
-let server;
-let browser;
-
-before(async () => {
-  server = await startServer();
-  browser = await launchBrowser();
-});
-
-after(async () => {
-  await browser?.close();
-  await server?.stop();
-});
+const env = serverAndBrowser();
 
 /** A new page with a phone or desktop viewport, failing the test on script errors. */
 async function newPage(viewport = { width: 1280, height: 860 }) {
-  const context = await browser.newContext({ viewport });
+  const context = await env.browser.newContext({ viewport });
   const page = await context.newPage();
   return { page, context, errors: watchErrors(page) };
 }
 
 /** Creates a game through the API. */
 function createGame(seats, seed = 11) {
-  return api(server.base, 'POST', '/api/games', { body: { scenario: SCENARIO, options: [], seed, seats } });
+  return api(env.server.base, 'POST', '/api/games', { body: { scenario: SCENARIO, options: [], seed, seats } });
 }
 
 /** The state as a seat (or spectator) sees it, its board completed with its map. */
 async function state(id, token) {
-  const doc = await api(server.base, 'GET', `/api/games/${id}/state${token ? `?token=${token}` : ''}`);
-  const { version: _v, ...map } = await api(server.base, 'GET', `/api/maps/${doc.map}`);
+  const doc = await api(env.server.base, 'GET', `/api/games/${id}/state${token ? `?token=${token}` : ''}`);
+  const { version: _v, ...map } = await api(env.server.base, 'GET', `/api/maps/${doc.map}`);
   return { ...doc, board: { ...map, ...doc.board } };
 }
 
 /** The actions of one counter, asked for as the client does. */
 async function actionsOf(id, token, counter) {
-  const got = await api(server.base, 'GET', `/api/games/${id}/actions?counter=${encodeURIComponent(counter)}`, { token });
+  const got = await api(env.server.base, 'GET', `/api/games/${id}/actions?counter=${encodeURIComponent(counter)}`, { token });
   return got.actions;
 }
 
@@ -74,7 +63,7 @@ function chooser(seed) {
 async function sendAction(id, token, notation, revision, pick) {
   const dice = [];
   for (;;) {
-    const res = await fetch(`${server.base}/api/games/${id}/actions`, {
+    const res = await fetch(`${env.server.base}/api/games/${id}/actions`, {
       method: 'POST',
       headers: { 'content-type': 'application/json', authorization: `Bearer ${token}` },
       body: JSON.stringify({ action: notation, revision, dice }),
@@ -136,7 +125,7 @@ async function focusHex(page, id) {
 describe('lobby and hot-seat', () => {
   test('the lobby creates a game, shows the links and hands over between seats', async () => {
     const { page, context, errors } = await newPage();
-    await page.goto(`${server.base}/`);
+    await page.goto(`${env.server.base}/`);
     await page.locator(`#scenario option[value="${SCENARIO}"]`).waitFor({ state: 'attached' });
     await page.selectOption('#scenario', SCENARIO);
     const seats = await page.locator('#seats select').evaluateAll((els) => els.map((e) => e.dataset.seat));
@@ -168,7 +157,7 @@ describe('lobby and hot-seat', () => {
     assert.equal(before.your_turn, true);
 
     await page.click('#handover-ready');
-    const map = await api(server.base, 'GET', `/api/maps/${before.map}`);
+    const map = await api(env.server.base, 'GET', `/api/maps/${before.map}`);
     await page.waitForFunction((n) => document.querySelectorAll('#map .hex').length === n, map.hexes.length);
     assert.match(await page.textContent('#seat'), /Muslim/);
     assert.match(await page.textContent('#status'), /Turn 1/);
@@ -223,11 +212,11 @@ describe('lobby and hot-seat', () => {
 describe('quick start', () => {
   test('/?play=SCENARIO (serve --open) creates a game against the heuristic player and opens it', async () => {
     const { page, context, errors } = await newPage();
-    await page.goto(`${server.base}/?play=${SCENARIO}`);
+    await page.goto(`${env.server.base}/?play=${SCENARIO}`);
     await page.waitForURL(/\/play\/[^?]+\?token=/);
     const url = new URL(page.url());
     const id = url.pathname.split('/').pop();
-    const state = await api(server.base, 'GET', `/api/games/${id}/state`, { token: url.searchParams.get('token') });
+    const state = await api(env.server.base, 'GET', `/api/games/${id}/state`, { token: url.searchParams.get('token') });
     assert.equal(state.seat, 'crusader');
     assert.deepEqual(state.ai_seats, ['muslim']);
     await page.locator('#map .hex').first().waitFor();
@@ -247,7 +236,7 @@ describe('playing one seat', () => {
     const { doc, token } = found;
     const attack = doc.actions.find(isAttack);
     const { page, context, errors } = await newPage();
-    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.goto(`${env.server.base}/play/${game.id}?token=${token}`);
     await page.waitForFunction(() => document.querySelectorAll('#map .counter').length > 0);
     const actor = attack.counters[0];
     await page.click(`.actor-list button[data-counter="${actor}"]`);
@@ -296,7 +285,7 @@ describe('playing one seat', () => {
     const options = several(doc);
     const [unit, dest] = [options[0].counters[0], options[0].hex];
     const { page, context, errors } = await newPage();
-    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.goto(`${env.server.base}/play/${game.id}?token=${token}`);
     await page.waitForFunction(() => document.querySelectorAll('#map .counter').length > 0);
     // Many actions: a filter box finds them by their words (the selected unit's too).
     assert.ok(doc.actions.length > 12);
@@ -340,11 +329,11 @@ describe('playing one seat', () => {
     const token = game.seats.muslim.token;
     const first = await state(game.id, token);
     const [place] = await actionsOf(game.id, token, first.actors[0].counter);
-    await api(server.base, 'POST', `/api/games/${game.id}/actions`, {
+    await api(env.server.base, 'POST', `/api/games/${game.id}/actions`, {
       token, body: { action: place.notation, revision: first.revision },
     });
     const { page, context, errors } = await newPage();
-    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.goto(`${env.server.base}/play/${game.id}?token=${token}`);
     await page.locator('.actor-list button').first().waitFor();
     // As if another tab had not seen the last move: this page's next send carries the revision
     // before it.
@@ -381,7 +370,7 @@ describe('playing one seat', () => {
   test('a spectator sees the map and the log but no decisions, on a phone-sized screen', async () => {
     const game = await createGame({ crusader: 'human', muslim: 'random' }, 4);
     const { page, context, errors } = await newPage({ width: 390, height: 844 });
-    await page.goto(`${server.base}/play/${game.id}`);
+    await page.goto(`${env.server.base}/play/${game.id}`);
     const pub = await state(game.id);
     await page.waitForFunction((n) => document.querySelectorAll('#map .hex').length === n, pub.board.hexes.length);
     assert.match(await page.textContent('#seat'), /Spectator/);
@@ -420,7 +409,7 @@ describe('playing one seat', () => {
       }
       const list = await offered(game.id, token, mine, () => 0);
       const any = list.find((a) => a.hex) || list[0];
-      await api(server.base, 'POST', `/api/games/${game.id}/actions`, {
+      await api(env.server.base, 'POST', `/api/games/${game.id}/actions`, {
         token, body: { action: any.notation, revision: mine.revision },
       });
     }
@@ -435,7 +424,7 @@ describe('keyboard, manual dice, AI failures', () => {
     const game = await createGame({ crusader: 'human', muslim: 'human' }, 12);
     const token = game.seats.muslim.token;
     const { page, context, errors } = await newPage();
-    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.goto(`${env.server.base}/play/${game.id}?token=${token}`);
     await page.waitForFunction(() => document.querySelectorAll('#map .counter, #map .hex').length > 0);
     await page.locator('.actor-list button, #actions button.action').first().waitFor();
     await page.focus('#map');
@@ -481,10 +470,10 @@ describe('keyboard, manual dice, AI failures', () => {
   });
 
   test('manual dice: the game says so, and an action that needs dice asks for them', async () => {
-    const game = await api(server.base, 'POST', '/api/games', { body: { scenario: SCENARIO, seed: 2, dice: 'manual' } });
+    const game = await api(env.server.base, 'POST', '/api/games', { body: { scenario: SCENARIO, seed: 2, dice: 'manual' } });
     const token = game.seats.muslim.token;
     const { page, context, errors } = await newPage();
-    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.goto(`${env.server.base}/play/${game.id}?token=${token}`);
     await page.locator('#dice-mode').waitFor({ state: 'visible' });
     // The server's answer when an action rolls more dice than were entered (as for a roll
     // at the table), then the real server for the action sent again with the dice.
@@ -519,7 +508,7 @@ describe('keyboard, manual dice, AI failures', () => {
   });
 
   test('manual dice: an attack asks for its dice, and the log shows the dice entered', async () => {
-    const game = await api(server.base, 'POST', '/api/games', {
+    const game = await api(env.server.base, 'POST', '/api/games', {
       body: { scenario: SCENARIO, seed: 21, dice: 'manual', seats: { crusader: 'human', muslim: 'human' } },
     });
     const isAttack = (a) => a.targets.length > 0;
@@ -529,7 +518,7 @@ describe('keyboard, manual dice, AI failures', () => {
     assert.equal(doc.dice, 'manual');
     const attack = doc.actions.find(isAttack);
     const { page, context, errors } = await newPage();
-    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.goto(`${env.server.base}/play/${game.id}?token=${token}`);
     await page.locator('#dice-mode').waitFor({ state: 'visible' });
     await page.waitForFunction(() => document.querySelectorAll('#map .counter').length > 0);
     const [actor, target] = [attack.counters[0], attack.targets[0]];
@@ -581,7 +570,7 @@ describe('keyboard, manual dice, AI failures', () => {
     const game = await createGame({ crusader: 'human', muslim: 'human' }, 5);
     const token = game.seats.crusader.token;
     const { page, context, errors } = await newPage();
-    await page.goto(`${server.base}/play/${game.id}?token=${token}`);
+    await page.goto(`${env.server.base}/play/${game.id}?token=${token}`);
     await page.locator('#map .hex').first().waitFor({ state: 'attached' });
     assert.equal(await page.isVisible('#ai-failure'), false);
     // The document the server sends when an AI seat fails (crates/server tests make one).

@@ -3,9 +3,9 @@
 // a real server over many random actions, against the document the server gives.
 
 import assert from 'node:assert/strict';
-import { after, before, describe, test } from 'node:test';
+import { describe, test } from 'node:test';
 import { applyOps } from '../app/api.js';
-import { api, launchBrowser, startServer, watchErrors } from './helpers.mjs';
+import { api, serverAndBrowser, watchErrors } from './helpers.mjs';
 
 describe('applyOps', () => {
   test('set, del, push and splice apply in order', () => {
@@ -42,25 +42,14 @@ describe('applyOps', () => {
 });
 
 describe('a page kept up to date by updates', () => {
-  let server;
-  let browser;
-
-  before(async () => {
-    server = await startServer();
-    browser = await launchBrowser();
-  });
-
-  after(async () => {
-    await browser?.close();
-    await server?.stop();
-  });
+  const env = serverAndBrowser();
 
   test('equals the server\'s document after each of many random actions', async () => {
-    const game = await api(server.base, 'POST', '/api/games', {
+    const game = await api(env.server.base, 'POST', '/api/games', {
       body: { scenario: 'crusades-ii/hattin', options: [], seed: 5, seats: { crusader: 'human', muslim: 'human' } },
     });
     const tokens = { crusader: game.seats.crusader.token, muslim: game.seats.muslim.token };
-    const context = await browser.newContext({ viewport: { width: 1280, height: 860 } });
+    const context = await env.browser.newContext({ viewport: { width: 1280, height: 860 } });
     // Counts the operations of every update the page receives.
     await context.addInitScript(() => {
       window.opsSeen = {};
@@ -76,7 +65,7 @@ describe('a page kept up to date by updates', () => {
     });
     const page = await context.newPage();
     const errors = watchErrors(page);
-    await page.goto(`${server.base}/play/${game.id}?token=${tokens.crusader}`);
+    await page.goto(`${env.server.base}/play/${game.id}?token=${tokens.crusader}`);
     await page.locator('#map .hex').first().waitFor({ state: 'attached' });
     let seed = 12345;
     const pick = (n) => {
@@ -87,7 +76,7 @@ describe('a page kept up to date by updates', () => {
     for (let step = 0; step < 60; step++) {
       const docs = {};
       for (const seat of Object.keys(tokens)) {
-        docs[seat] = await api(server.base, 'GET', `/api/games/${game.id}/state`, { token: tokens[seat] });
+        docs[seat] = await api(env.server.base, 'GET', `/api/games/${game.id}/state`, { token: tokens[seat] });
       }
       // The page's copy, once it has caught up with the crusader's revision.
       const expected = docs.crusader;
@@ -101,10 +90,10 @@ describe('a page kept up to date by updates', () => {
       let list = doc.actions;
       if (doc.actors.length && (!list.length || pick(2) === 0)) {
         const counter = doc.actors[pick(doc.actors.length)].counter;
-        list = (await api(server.base, 'GET', `/api/games/${game.id}/actions?counter=${encodeURIComponent(counter)}`, { token: tokens[seat] })).actions;
+        list = (await api(env.server.base, 'GET', `/api/games/${game.id}/actions?counter=${encodeURIComponent(counter)}`, { token: tokens[seat] })).actions;
       }
       if (!list.length) continue;
-      await api(server.base, 'POST', `/api/games/${game.id}/actions`, {
+      await api(env.server.base, 'POST', `/api/games/${game.id}/actions`, {
         token: tokens[seat], body: { action: list[pick(list.length)].notation, revision: doc.revision },
       });
     }
