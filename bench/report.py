@@ -214,6 +214,11 @@ if instr:
           f"{ip['instructions']:,}, an MCTS iteration with one such playout {im['instructions']:,} "
           f"(ratio {ip['instructions'] / im['instructions']:.2f}).")
         w("")
+    ig = instr.get(("hab", "guided"))
+    if ig:
+        w(f"One iteration of the `mcts:N` player's search (guided by the doctrine, the leaf scored "
+          f"by the evaluation), same position: {ig['instructions']:,} instructions.")
+        w("")
 w("### Random games of Crusades II")
 w("")
 w("`crusades-ii` example `random_games` (10 seeded games each, random set-up included):")

@@ -7,7 +7,8 @@
 //! over the same allowance and costs), `apply` (a counter selected and its first move applied,
 //! to a clone), `game` (N whole random games: prints the plies), `playout` (N random playouts
 //! to the end from the first movement: prints the plies), `mcts` (one search of N iterations
-//! from there, each with a random playout to the end).
+//! from there, each with a random playout to the end), `guided` (one search of N iterations
+//! from there guided by the doctrine, as the `mcts:N` player makes it).
 
 mod common;
 
@@ -48,6 +49,19 @@ fn main() {
             plies += common::random_playout(&mut s, &mut rng);
         }
         println!("{plies}");
+        return;
+    }
+    if op == "guided" {
+        // The `mcts:N` player of Crusades II: guided by its doctrine, playouts cut off as
+        // for any guided search.
+        let s = at_first_movement(scenario);
+        if n > 0 {
+            let spec: ai::PlayerSpec = format!("mcts:{n}").parse().expect("a player");
+            let mut player = spec
+                .build::<State, crusades_ii::Doctrine>("crusades-ii", 1)
+                .expect("a guided search");
+            black_box(player.choose(&s, s.active));
+        }
         return;
     }
     if op == "playout" || op == "mcts" {

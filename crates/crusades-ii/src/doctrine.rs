@@ -34,6 +34,7 @@
 //! - **Action chits** (16.11): move the command that wants to close, fight with the command
 //!   in contact; **optional victory** (16.5): fight on at the smallest price.
 
+use std::cell::{Cell, OnceCell, RefCell};
 use std::sync::Arc as Shared;
 
 use ai::Policy;
@@ -42,7 +43,7 @@ use hexgrid::{Arc, Direction, Hex, Vertex};
 
 use crate::action::Action;
 use crate::melee::odds_modifiers;
-use crate::scenario::{Chit, CombatResult, LeaderId, UnitId};
+use crate::scenario::{Chit, CombatResult, LeaderId, UnitId, OFF_GRID};
 use crate::state::{ActionKind, Loc, Phase, Pick, State};
 
 /// The Crusades II doctrine, for `registry::register_with`.
@@ -83,38 +84,109 @@ struct Sight<'a> {
     s: &'a State,
     me: Seat,
     foe: Seat,
-    /// Per map hex (dense index): distance to the nearest enemy combat unit.
-    enemy_near: Vec<u32>,
-    /// Per map hex: distance to the nearest enemy that is not routed nor a skirmisher.
-    formed_near: Vec<u32>,
+    /// Per map hex (dense index): distance to the nearest enemy that is not routed nor a
+    /// skirmisher (worked out when first asked for).
+    formed_near: OnceCell<Vec<u32>>,
     /// Per map hex: the side of the combat units there.
     occupant: Vec<Option<Seat>>,
+    /// The rules' map analysis ([`State::situation`]), for the moves of counters.
+    situation: OnceCell<std::rc::Rc<crate::zoc::Situation>>,
     /// Per map hex: the strength of the enemy units there that are not routed.
     enemy_strength: Vec<f64>,
+    /// Per facing ([`Vertex::index`]): the directions in its front and in its flank arcs
+    /// (6.11), one bit per [`Direction::index`].
+    arcs: [(u8, u8); 6],
+    /// Per map hex: its terms, once looked at (the moves of the counters of a side share
+    /// their hexes: a counter's come hex by hex, a facing each).
+    hex_terms: RefCell<Vec<Option<HexTerms>>>,
+    /// The counter (unit and whether alone) whose moves were last scored, with what is
+    /// worked out once for all its moves.
+    last_mover: RefCell<Option<Moving>>,
+    /// The leader whose moves were last scored, with his command's counters.
+    last_leader: RefCell<Option<Command>>,
+    /// The leader whose chits were last scored, with the chit he wants.
+    last_wanted: Cell<Option<(LeaderId, Chit)>>,
 }
 
-/// Multi-source distances over the map grid.
+/// What the doctrine reads of one map hex, the same for every unit and facing there.
+#[derive(Clone, Copy)]
+struct HexTerms {
+    hex: Hex,
+    /// Distance to the nearest enemy combat unit (capped at [`FAR`]).
+    enemy: u32,
+    /// Directions (bits by [`Direction::index`]) whose neighbour is nearer the enemy (all six
+    /// in an enemy's hex).
+    towards: u8,
+    /// Directions whose neighbour holds enemy combat units.
+    foes: u8,
+    /// Directions whose neighbour holds friendly combat units.
+    friends: u8,
+    /// [`Sight::terrain_value`] of the hex.
+    terrain: f64,
+    /// The strongest stack of enemies not routed next to the hex.
+    theirs: f64,
+}
+
+/// A counter being moved (a unit, with its stack unless alone, 7.1), as its moves weigh it.
+struct Moving {
+    unit: UnitId,
+    alone: bool,
+    /// The hex a whole stack leaves empty.
+    leaving: Option<Hex>,
+    /// The units that move.
+    members: Vec<Mover>,
+}
+
+/// One unit that moves: what [`Sight::place_value`] weighs of it wherever it goes.
+struct Mover {
+    routed: bool,
+    skirmisher: bool,
+    /// Its leader's hex and command span (5.31).
+    leader_hex: Option<Hex>,
+    span: u32,
+    /// The range it keeps from the enemy (5.4, 9.11), or `None` if it closes in.
+    ideal: Option<u32>,
+    /// What each hex from the enemy costs when it closes in.
+    closing: f64,
+    /// The strength that moves with it (for the odds next to the enemy).
+    mine: f64,
+    /// The value of where it stands now.
+    now: f64,
+}
+
+/// A leader being moved: his command's counters on the map.
+struct Command {
+    leader: LeaderId,
+    span: u32,
+    /// The hexes of his command's units on the map and whether each is routed, in id order.
+    units: Vec<(Hex, bool)>,
+    /// The value of where he stands now.
+    now: f64,
+}
+
+/// Multi-source distances over the map grid (dense indices), by breadth-first search along
+/// the map's neighbour table.
 fn distance_field(s: &State, sources: impl Iterator<Item = Hex>) -> Vec<u32> {
-    let grid = &s.battle.map.grid;
+    let map = &s.battle.map;
+    let grid = &map.grid;
     let mut dist = vec![u32::MAX; grid.len()];
-    let mut queue = std::collections::VecDeque::new();
+    let mut queue: Vec<u32> = Vec::with_capacity(grid.len());
     for h in sources {
         if let Some(i) = grid.index(h) {
             if dist[i] != 0 {
                 dist[i] = 0;
-                queue.push_back(h);
+                queue.push(i as u32);
             }
         }
     }
-    while let Some(h) = queue.pop_front() {
-        let d = dist[grid.index(h).expect("queued hexes are on the map")];
-        for dir in Direction::ALL {
-            let n = h.neighbour(dir);
-            if let Some(i) = grid.index(n) {
-                if dist[i] == u32::MAX {
-                    dist[i] = d + 1;
-                    queue.push_back(n);
-                }
+    let mut k = 0;
+    while let Some(&i) = queue.get(k) {
+        k += 1;
+        let d = dist[i as usize] + 1;
+        for &n in &map.neighbour[i as usize] {
+            if n != OFF_GRID && dist[n as usize] == u32::MAX {
+                dist[n as usize] = d;
+                queue.push(n);
             }
         }
     }
@@ -130,13 +202,6 @@ fn fails(morale: u8) -> f64 {
 impl<'a> Sight<'a> {
     fn new(s: &'a State, me: Seat) -> Self {
         let foe = s.battle.enemy(me);
-        let enemy_near = distance_field(s, s.on_map(foe).filter_map(|u| s.hex(u)));
-        let formed_near = distance_field(
-            s,
-            s.on_map(foe)
-                .filter(|&u| !s.unit(u).routed && !s.skirmisher(u))
-                .filter_map(|u| s.hex(u)),
-        );
         let grid = &s.battle.map.grid;
         let mut occupant = vec![None; grid.len()];
         let mut enemy_strength = vec![0.0; grid.len()];
@@ -149,15 +214,103 @@ impl<'a> Sight<'a> {
                 enemy_strength[i] += f64::from(s.values(u).strength);
             }
         }
+        let mut arcs = [(0, 0); 6];
+        for f in Vertex::ALL {
+            for d in Direction::ALL {
+                match f.arc_of(d) {
+                    Arc::Front => arcs[f.index() as usize].0 |= 1 << d.index(),
+                    Arc::Flank => arcs[f.index() as usize].1 |= 1 << d.index(),
+                    _ => {}
+                }
+            }
+        }
         Sight {
             s,
             me,
             foe,
-            enemy_near,
-            formed_near,
+            formed_near: OnceCell::new(),
             occupant,
+            situation: OnceCell::new(),
             enemy_strength,
+            arcs,
+            hex_terms: RefCell::new(Vec::new()),
+            last_mover: RefCell::new(None),
+            last_leader: RefCell::new(None),
+            last_wanted: Cell::new(None),
         }
+    }
+
+    /// The rules' map analysis ([`State::situation`], shared with the rules' own questions).
+    fn situation(&self) -> &crate::zoc::Situation {
+        self.situation.get_or_init(|| self.s.situation())
+    }
+
+    /// Per map hex (dense index): distance to the nearest enemy combat unit, as the rules'
+    /// map analysis has it (the same breadth-first search over the map's hexes).
+    fn enemy_near(&self) -> &[u32] {
+        self.situation().near(self.s, self.foe)
+    }
+
+    /// Distances to the nearest formed enemy ([`Sight::formed_near`]).
+    fn formed_near(&self) -> &[u32] {
+        self.formed_near.get_or_init(|| {
+            let s = self.s;
+            distance_field(
+                s,
+                s.on_map(self.foe)
+                    .filter(|&u| !s.unit(u).routed && !s.skirmisher(u))
+                    .filter_map(|u| s.hex(u)),
+            )
+        })
+    }
+
+    /// The terms of hex `h` ([`HexTerms`]).
+    fn terms(&self, h: Hex) -> HexTerms {
+        let grid = &self.s.battle.map.grid;
+        let Some(i) = grid.index(h) else {
+            return self.work_out_terms(h, None);
+        };
+        let mut cache = self.hex_terms.borrow_mut();
+        if cache.is_empty() {
+            cache.resize(grid.len(), None);
+        }
+        *cache[i].get_or_insert_with(|| self.work_out_terms(h, Some(i)))
+    }
+
+    /// The terms of hex `h`, at grid index `at` if on the map.
+    fn work_out_terms(&self, h: Hex, at: Option<usize>) -> HexTerms {
+        let map = &self.s.battle.map;
+        let enemy = self.enemy_distance(h);
+        let enemy_near = self.enemy_near();
+        let mut t = HexTerms {
+            hex: h,
+            enemy,
+            towards: 0,
+            foes: 0,
+            friends: 0,
+            terrain: self.terrain_value(h),
+            theirs: 0.0,
+        };
+        for d in Direction::ALL {
+            let n = match at {
+                Some(i) => Some(map.neighbour[i][d.index() as usize])
+                    .filter(|&n| n != OFF_GRID)
+                    .map(|n| n as usize),
+                None => map.grid.index(h.neighbour(d)),
+            };
+            let bit = 1 << d.index();
+            if n.map_or(FAR, |n| enemy_near[n].min(FAR)) < enemy || enemy == 0 {
+                t.towards |= bit;
+            }
+            let Some(n) = n else { continue };
+            match self.occupant[n] {
+                Some(x) if x == self.foe => t.foes |= bit,
+                Some(x) if x == self.me => t.friends |= bit,
+                _ => {}
+            }
+            t.theirs = f64::max(t.theirs, self.enemy_strength[n]);
+        }
+        t
     }
 
     /// The side of the combat units in a hex, if any.
@@ -172,11 +325,20 @@ impl<'a> Sight<'a> {
 
     /// Friendly stacks next to `h`, not counting the hex `leaving` (a stack moving away).
     fn friends_beside(&self, h: Hex, leaving: Option<Hex>) -> usize {
-        Direction::ALL
-            .into_iter()
-            .map(|d| h.neighbour(d))
-            .filter(|&n| Some(n) != leaving && self.occupant(n) == Some(self.me))
-            .count()
+        self.friends_in(&self.terms(h), leaving)
+    }
+
+    /// [`Sight::friends_beside`] the hex of `t`.
+    fn friends_in(&self, t: &HexTerms, leaving: Option<Hex>) -> usize {
+        let mut friends = t.friends;
+        if let Some(l) = leaving {
+            for d in Direction::ALL {
+                if friends & 1 << d.index() != 0 && t.hex.neighbour(d) == l {
+                    friends &= !(1 << d.index());
+                }
+            }
+        }
+        friends.count_ones() as usize
     }
 
     fn near(&self, field: &[u32], h: Hex) -> u32 {
@@ -190,7 +352,7 @@ impl<'a> Sight<'a> {
 
     /// Distance from a hex to the nearest enemy combat unit (capped at [`FAR`]).
     fn enemy_distance(&self, h: Hex) -> u32 {
-        self.near(&self.enemy_near, h)
+        self.near(self.enemy_near(), h)
     }
 
     /// The score of one legal action.
@@ -285,13 +447,38 @@ impl<'a> Sight<'a> {
     }
 
     fn leader_place(&self, l: LeaderId, h: Hex) -> f64 {
-        let s = self.s;
-        let span = s.span(l);
+        self.with_command(l, |c| self.leader_place_in(c, h))
+    }
+
+    /// Runs `f` on leader `l`'s [`Command`], worked out once for all his placements and moves.
+    fn with_command<T>(&self, l: LeaderId, f: impl FnOnce(&Command) -> T) -> T {
+        let mut memo = self.last_leader.borrow_mut();
+        match &*memo {
+            Some(c) if c.leader == l => f(c),
+            _ => {
+                let s = self.s;
+                let mut c = Command {
+                    leader: l,
+                    span: s.span(l),
+                    units: self
+                        .command(l)
+                        .filter_map(|u| Some((s.hex(u)?, s.unit(u).routed)))
+                        .collect(),
+                    now: OFF_MAP_VALUE,
+                };
+                if let Some(h) = s.leaders[l as usize].loc.hex() {
+                    c.now = self.leader_place_in(&c, h);
+                }
+                f(memo.insert(c))
+            }
+        }
+    }
+
+    /// How good hex `h` is for the leader of command `c`.
+    fn leader_place_in(&self, c: &Command, h: Hex) -> f64 {
+        let span = c.span;
         let mut v = 0.0;
-        let mut any = false;
-        for u in self.command(l) {
-            let Some(uh) = s.hex(u) else { continue };
-            any = true;
+        for &(uh, routed) in &c.units {
             let d = uh.distance(h);
             v += if d <= span {
                 1.0
@@ -299,10 +486,11 @@ impl<'a> Sight<'a> {
                 -0.5 * f64::from(d - span)
             };
             // 10.2: a leader in span lets routed units rally; stacked with one, -1 to the roll.
-            if s.unit(u).routed && d <= span {
+            if routed && d <= span {
                 v += 0.5 + if d == 0 { 0.5 } else { 0.0 };
             }
         }
+        let any = !c.units.is_empty();
         let stacked = self.occupant(h) == Some(self.me);
         if stacked {
             v += 1.0;
@@ -319,8 +507,19 @@ impl<'a> Sight<'a> {
 
     // ---- Orders (5.1, 5.2, 5.6) ----
 
-    /// The chit that fits a leader's command now (see the module's documentation).
+    /// The chit that fits a leader's command now (see the module's documentation), worked out
+    /// once for the chits offered him.
     fn wanted_chit(&self, l: LeaderId) -> Chit {
+        if let Some((_, c)) = self.last_wanted.get().filter(|&(at, _)| at == l) {
+            return c;
+        }
+        let c = self.work_out_wanted_chit(l);
+        self.last_wanted.set(Some((l, c)));
+        c
+    }
+
+    /// [`Sight::wanted_chit`], worked out.
+    fn work_out_wanted_chit(&self, l: LeaderId) -> Chit {
         let s = self.s;
         let allowed = s.allowed_chits(l);
         let pick = |order: &[Chit]| {
@@ -410,113 +609,138 @@ impl<'a> Sight<'a> {
 
     // ---- Movement (5.3, 5.5, 6.1, 8.0) ----
 
-    /// The score of a counter's best move, or [`NO_MOVE`] if it has none.
+    /// The score of a counter's best move, or [`NO_MOVE`] if it has none: the best score of
+    /// its moves ([`State::moves_of`], scored as [`Sight::score`] does, in the same order),
+    /// without listing them.
     fn best_move(&self, p: Pick) -> f64 {
-        self.s
-            .moves_of(p)
-            .iter()
-            .map(|a| self.score(a))
-            .fold(NO_MOVE, f64::max)
+        let s = self.s;
+        let mut best = NO_MOVE;
+        match p {
+            Pick::Unit(u) => {
+                s.unit_destinations(u, self.situation(), |alone, dests| {
+                    for d in dests {
+                        best = f64::max(best, self.movement(u, alone, d.hex, d.facing));
+                    }
+                });
+            }
+            Pick::Leader(l) => {
+                for (h, _) in s.leader_destinations(l) {
+                    best = f64::max(best, self.leader_move(l, h));
+                }
+            }
+        }
+        best
     }
 
     fn leader_move(&self, l: LeaderId, to: Hex) -> f64 {
-        let from = self.s.leaders[l as usize].loc.hex();
-        let now = from.map_or(OFF_MAP_VALUE, |h| self.leader_place(l, h));
-        self.leader_place(l, to) - now - WANDER
+        self.with_command(l, |c| self.leader_place_in(c, to) - c.now - WANDER)
     }
 
     fn movement(&self, u: UnitId, alone: bool, to: Hex, f: Vertex) -> f64 {
-        let s = self.s;
-        let group = s.moving_group(u, alone);
-        let leaving = if alone { None } else { s.hex(u) };
+        let mut memo = self.last_mover.borrow_mut();
+        let m = match &*memo {
+            Some(m) if m.unit == u && m.alone == alone => m,
+            _ => memo.insert(self.moving(u, alone)),
+        };
+        let t = self.terms(to);
         let mut gain = 0.0;
-        for &v in &group {
-            let now = match s.hex(v) {
-                Some(h) => self.place_value(v, h, s.unit(v).facing, &group, None),
-                None => OFF_MAP_VALUE,
-            };
-            gain += self.place_value(v, to, f, &group, leaving) - now;
+        for v in &m.members {
+            gain += self.place_value(v, &t, f, m.leaving) - v.now;
         }
         gain - WANDER - if alone { 0.5 } else { 0.0 }
     }
 
-    /// How good hex `h` with facing `f` is for own unit `u` (moving with `group`, leaving
-    /// the hex `leaving` empty).
-    fn place_value(
-        &self,
-        u: UnitId,
-        h: Hex,
-        f: Vertex,
-        group: &[UnitId],
-        leaving: Option<Hex>,
-    ) -> f64 {
+    /// Unit `u` (with its stack unless `alone`) about to move: what its moves are weighed by.
+    fn moving(&self, u: UnitId, alone: bool) -> Moving {
         let s = self.s;
-        let e = self.enemy_distance(h);
-        let leader = s.def(u).leader;
-        let leader_hex = s.leaders[leader as usize].loc.hex();
-        let in_span = |d: u32| d <= s.span(leader);
-        if s.unit(u).routed {
+        let group = s.moving_group(u, alone);
+        let members = group
+            .iter()
+            .map(|&v| {
+                let leader = s.def(v).leader;
+                let skirmisher = s.skirmisher(v);
+                let fire_range = self.best_range(v);
+                let aggressive = !s.follows_chit(v)
+                    || matches!(s.chit(v), Some(Chit::Attack | Chit::Advance) | None);
+                let mut m = Mover {
+                    routed: s.unit(v).routed,
+                    skirmisher,
+                    leader_hex: s.leaders[leader as usize].loc.hex(),
+                    span: s.span(leader),
+                    // 5.4, 9.11: keep the enemy in range but out of reach of melee.
+                    ideal: (skirmisher || (fire_range.is_some() && s.mounted(v)))
+                        .then(|| fire_range.unwrap_or(2).clamp(2, 3)),
+                    closing: if aggressive { 1.0 } else { 0.2 },
+                    mine: group
+                        .iter()
+                        .map(|&g| f64::from(s.values(g).strength))
+                        .sum::<f64>()
+                        .max(f64::from(s.values(v).strength)),
+                    now: OFF_MAP_VALUE,
+                };
+                if let Some(h) = s.hex(v) {
+                    m.now = self.place_value(&m, &self.terms(h), s.unit(v).facing, None);
+                }
+                m
+            })
+            .collect();
+        Moving {
+            unit: u,
+            alone,
+            leaving: if alone { None } else { s.hex(u) },
+            members,
+        }
+    }
+
+    /// How good the hex of `t` with facing `f` is for the moving unit `m` (leaving the hex
+    /// `leaving` empty).
+    fn place_value(&self, m: &Mover, t: &HexTerms, f: Vertex, leaving: Option<Hex>) -> f64 {
+        let (h, e) = (t.hex, t.enemy);
+        if m.routed {
             // 5.5, 10.2: away from the enemy, back to the leader, out of enemy ZOCs.
             let mut v = 1.5 * f64::from(e.min(6));
-            if let Some(lh) = leader_hex {
-                if in_span(lh.distance(h)) {
+            if let Some(lh) = m.leader_hex {
+                if lh.distance(h) <= m.span {
                     v += 3.0;
                 }
             }
             return v;
         }
         let mut v = 0.0;
-        let skirmisher = s.skirmisher(u);
-        let fire_range = self.best_range(u);
-        if skirmisher || (fire_range.is_some() && s.mounted(u)) {
+        if let Some(ideal) = m.ideal {
             // 5.4, 9.11: keep the enemy in range but out of reach of melee.
-            let ideal = fire_range.unwrap_or(2).clamp(2, 3);
-            let formed = self.near(&self.formed_near, h);
             v -= 1.5 * f64::from(e.abs_diff(ideal));
-            if formed <= 1 {
+            if self.near(self.formed_near(), h) <= 1 {
                 v -= 2.0;
             }
         } else {
-            let aggressive = !s.follows_chit(u)
-                || matches!(s.chit(u), Some(Chit::Attack | Chit::Advance) | None);
-            v -= if aggressive { 1.0 } else { 0.2 } * f64::from(e);
+            v -= m.closing * f64::from(e);
         }
-        if !skirmisher {
-            v += self.facing_value(u, h, f);
+        if !m.skirmisher {
+            v += self.facing_in(t, f);
         }
         // Friends alongside (7.0: a line holds; no one is left alone). A whole stack moving
         // leaves its hex empty.
-        let friends = self.friends_beside(h, leaving).min(2) as f64;
+        let friends = self.friends_in(t, leaving).min(2) as f64;
         v += friends;
         if friends == 0.0 && e <= 3 {
             v -= 1.0;
         }
         // 5.31, 5.33: within the leader's command span.
-        if let Some(lh) = leader_hex {
+        if let Some(lh) = m.leader_hex {
             let d = lh.distance(h);
-            if in_span(d) {
+            if d <= m.span {
                 v += 1.5;
             } else {
-                v -= 0.7 * f64::from(d - s.span(leader));
+                v -= 0.7 * f64::from(d - m.span);
             }
         }
-        v += self.terrain_value(h);
+        v += t.terrain;
         // Next to the enemy: the odds of the fight that follows.
-        if e == 1 && !skirmisher {
-            let mine: f64 = group
-                .iter()
-                .map(|&g| f64::from(s.values(g).strength))
-                .sum::<f64>()
-                .max(f64::from(s.values(u).strength));
-            let grid = &s.battle.map.grid;
-            let theirs = Direction::ALL
-                .into_iter()
-                .filter_map(|d| grid.index(h.neighbour(d)))
-                .map(|i| self.enemy_strength[i])
-                .fold(0.0, f64::max);
-            if mine >= 1.5 * theirs {
+        if e == 1 && !m.skirmisher {
+            if m.mine >= 1.5 * t.theirs {
                 v += 1.5;
-            } else if 2.0 * mine < theirs {
+            } else if 2.0 * m.mine < t.theirs {
                 v -= 2.5;
             }
         }
@@ -545,27 +769,25 @@ impl<'a> Sight<'a> {
         if self.s.skirmisher(u) {
             return 0.0;
         }
-        let e = self.enemy_distance(h);
-        if e > 5 {
+        self.facing_in(&self.terms(h), f)
+    }
+
+    /// [`Sight::facing_value`] in the hex of `t`, for a unit with a facing.
+    fn facing_in(&self, t: &HexTerms, f: Vertex) -> f64 {
+        if t.enemy > 5 {
             return 0.0;
         }
+        let (front, flank) = self.arcs[f.index() as usize];
         let mut v = 0.0;
-        let towards: Vec<Direction> = Direction::ALL
-            .into_iter()
-            .filter(|&d| self.enemy_distance(h.neighbour(d)) < e || (e == 0))
-            .collect();
-        if towards.iter().any(|&d| f.arc_of(d) == Arc::Front) {
+        if t.towards & front != 0 {
             v += 2.0;
-        } else if towards.iter().any(|&d| f.arc_of(d) == Arc::Flank) {
+        } else if t.towards & flank != 0 {
             v += 0.5;
         } else {
             v -= 1.0;
         }
-        for d in Direction::ALL {
-            let n = h.neighbour(d);
-            if self.occupant(n) == Some(self.foe) && f.arc_of(d) != Arc::Front {
-                v -= 1.5;
-            }
+        for _ in 0..(t.foes & !front).count_ones() {
+            v -= 1.5;
         }
         v
     }
@@ -578,7 +800,7 @@ impl<'a> Sight<'a> {
         if s.phase == Phase::Withdrawal(self.me) {
             // 5.4: skirmishers leave the ZOC of formed troops before combat.
             let h = s.hex(u).unwrap_or(to);
-            return if self.near(&self.formed_near, h) <= 1 {
+            return if self.near(self.formed_near(), h) <= 1 {
                 2.0 + place
             } else {
                 -1.0

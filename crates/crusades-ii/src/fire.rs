@@ -30,25 +30,25 @@ impl State {
         self.battle.tables.range[col][distance as usize - 1]
     }
 
-    /// Whether the target hex lies through the firer's frontal hexsides (9.1): the line to it
-    /// leaves the firer's hex through a front hexside (or along one).
-    fn in_front(&self, u: UnitId, from: Hex, to: Hex) -> bool {
+    /// Whether the target hex `to` lies through the firer's frontal hexsides (9.1): the line
+    /// to it (`line`, [`line_between`] the two hexes) leaves the firer's hex through a front
+    /// hexside (or along one).
+    fn in_front(&self, u: UnitId, from: Hex, to: Hex, line: &[LosCell]) -> bool {
         if self.skirmisher(u) {
             return true;
         }
-        let first = if from.distance(to) == 1 {
-            vec![to]
-        } else {
-            match line_between(from, to).first() {
-                Some(LosCell::Hex(h)) => vec![*h],
-                Some(LosCell::Hexside(a, b)) => vec![*a, *b],
-                None => vec![to],
-            }
-        };
-        first.into_iter().any(|h| {
+        let front = |h: Hex| {
             from.direction_to(h)
                 .is_some_and(|d| self.arc(u, d) == Arc::Front)
-        })
+        };
+        if from.distance(to) == 1 {
+            return front(to);
+        }
+        match line.first() {
+            Some(LosCell::Hex(h)) => front(*h),
+            Some(LosCell::Hexside(a, b)) => front(*a) || front(*b),
+            None => front(to),
+        }
     }
 
     /// Whether a hex blocks the line of sight from `from` to `to` (9.21, 9.22).
@@ -71,10 +71,12 @@ impl State {
     /// Whether `from` sees `to` (9.2). A line running along a hexside is blocked only when
     /// both hexes block it: the firer may look down either side (rules notes, 9.2).
     pub fn line_of_sight(&self, from: Hex, to: Hex) -> bool {
-        if from.distance(to) <= 1 {
-            return true;
-        }
-        line_between(from, to).into_iter().all(|cell| match cell {
+        from.distance(to) <= 1 || self.line_clear(from, to, &line_between(from, to))
+    }
+
+    /// Whether no cell of `line` (from `from` to `to`) blocks the line of sight (9.2).
+    fn line_clear(&self, from: Hex, to: Hex, line: &[LosCell]) -> bool {
+        line.iter().all(|&cell| match cell {
             LosCell::Hex(h) => !self.blocks(h, from, to),
             LosCell::Hexside(a, b) => !(self.blocks(a, from, to) && self.blocks(b, from, to)),
         })
@@ -109,8 +111,14 @@ impl State {
         };
         let enemy = self.battle.enemy(self.side(u));
         let mut out: Vec<Hex> = Vec::new();
+        // The cheap tests first; each is a condition of its own, so their order does not
+        // change the targets.
         for e in self.on_map(enemy) {
             let Some(h) = self.hex(e) else { continue };
+            let d = from.distance(h);
+            if self.range_modifier(u, d).is_none() {
+                continue;
+            }
             if out.contains(&h) || self.fire_closed.contains(&h) {
                 continue;
             }
@@ -122,11 +130,13 @@ impl State {
             {
                 continue;
             }
-            let d = from.distance(h);
-            if self.range_modifier(u, d).is_none() {
-                continue;
-            }
-            if self.in_front(u, from, h) && self.line_of_sight(from, h) {
+            // The line is worked out once, for the front (9.1) and the sight (9.2).
+            let line = if d > 1 {
+                line_between(from, h)
+            } else {
+                Vec::new()
+            };
+            if self.in_front(u, from, h, &line) && (d <= 1 || self.line_clear(from, h, &line)) {
                 out.push(h);
             }
         }

@@ -74,7 +74,7 @@ fn state(hex: usize, facing: Vertex, turned: bool) -> usize {
 
 /// The hex, facing and free turn of a search state.
 fn unpack(s: usize) -> (usize, Vertex, bool) {
-    let f = Vertex::from_index(((s % STATES_PER_HEX) / 2) as u8).unwrap_or(Vertex::NNE);
+    let f = Vertex::ALL[(s % STATES_PER_HEX) / 2];
     (s / STATES_PER_HEX, f, s % 2 == 1)
 }
 
@@ -128,16 +128,6 @@ impl Search {
         }
     }
 
-    /// Whether the paid turns out of `hex` are still to be relaxed, marking them done: the
-    /// first turned state settled there gives every facing of the hex a cost at most 1 MP
-    /// above its own, which no later (dearer) turned state of the hex can improve on.
-    fn first_paid_turns(&mut self, hex: usize) -> bool {
-        let (w, bit) = (hex / 64, 1u64 << (hex % 64));
-        let first = self.turns_done[w] & bit == 0;
-        self.turns_done[w] |= bit;
-        first
-    }
-
     /// The hexes with a reached state, in grid index order.
     fn reached_hexes(&self) -> impl Iterator<Item = usize> + '_ {
         self.reached.iter().enumerate().flat_map(|(w, &bits)| {
@@ -169,9 +159,82 @@ impl Search {
     }
 }
 
+/// The buffers of a [`Search`] under way, borrowed as slices so that the search's inner loop
+/// keeps them at hand (no reloading through the buffers' owner at each step).
+struct Frontier<'s> {
+    cost: &'s mut [u16],
+    entry_of: &'s mut [u16],
+    reached: &'s mut [u64],
+    turns_done: &'s mut [u64],
+    buckets: &'s mut [Vec<u32>],
+    budget: u32,
+}
+
+impl Frontier<'_> {
+    /// [`Search::relax`].
+    #[inline(always)]
+    fn relax(&mut self, s: usize, c: u32, e: u16) {
+        if c <= self.budget && c < u32::from(self.cost[s]) {
+            let hex = s / STATES_PER_HEX;
+            self.reached[hex / 64] |= 1 << (hex % 64);
+            self.cost[s] = c as u16;
+            // A search from the map has no entries: every state's stays `NO_ENTRY`.
+            if e != NO_ENTRY {
+                self.entry_of[s] = e;
+            }
+            self.buckets[c as usize].push(s as u32);
+        }
+    }
+
+    /// Whether the paid turns out of `hex` are still to be relaxed, marking them done: the
+    /// first turned state settled there gives every facing of the hex a cost at most 1 MP
+    /// above its own, which no later (dearer) turned state of the hex can improve on.
+    #[inline(always)]
+    fn first_paid_turns(&mut self, hex: usize) -> bool {
+        let (w, bit) = (hex / 64, 1u64 << (hex % 64));
+        let first = self.turns_done[w] & bit == 0;
+        self.turns_done[w] |= bit;
+        first
+    }
+}
+
+impl Search {
+    /// The buffers of the search under way ([`Frontier`]).
+    fn frontier(&mut self) -> Frontier<'_> {
+        Frontier {
+            cost: &mut self.cost,
+            entry_of: &mut self.entry_of,
+            reached: &mut self.reached,
+            turns_done: &mut self.turns_done,
+            buckets: &mut self.buckets,
+            budget: self.budget,
+        }
+    }
+}
+
+/// The buffers of [`State::leader_destinations`], kept between searches like [`Search`]'s:
+/// each search unsets only what the one before set (even if it was cut short).
+#[derive(Default)]
+struct LeaderSearch {
+    /// Per grid index: the cheapest cost found, or `u32::MAX`.
+    cost: Vec<u32>,
+    /// Per grid index: the order it was first reached, or `u32::MAX`.
+    number: Vec<u32>,
+    /// Per grid index: enemy combat units there (8.3).
+    enemy_held: Vec<bool>,
+    /// The grid indices reached, in the order first reached.
+    hexes: Vec<usize>,
+    /// The grid indices marked in `enemy_held`.
+    held: Vec<usize>,
+    heap: std::collections::BinaryHeap<std::cmp::Reverse<u64>>,
+}
+
 thread_local! {
     /// The movement search's buffers on this thread.
     static SEARCH: std::cell::RefCell<Search> = std::cell::RefCell::new(Search::default());
+    /// The leaders' movement search's buffers on this thread.
+    static LEADER_SEARCH: std::cell::RefCell<LeaderSearch> =
+        std::cell::RefCell::new(LeaderSearch::default());
 }
 
 impl State {
@@ -336,22 +399,25 @@ impl State {
     /// chits), with the cheapest cost.
     fn reach(&self, lim: &Limits, sit: &Situation) -> Vec<Destination> {
         SEARCH
-            .with(|search| self.reach_with(lim, sit, &mut search.borrow_mut(), |_, _| false))
+            .with(|search| {
+                let never = None::<fn(usize, u32) -> bool>;
+                self.reach_with(lim, sit, &mut search.borrow_mut(), never)
+            })
             .unwrap_or_default()
     }
 
     /// [`State::reach`] with reusable buffers. Hexes are dense grid indices throughout (the
     /// map's neighbour and step cost tables, the situation's flags), never coordinates.
     ///
-    /// `stop(hex, cost)` is asked about each destination (a grid index whose end is not
-    /// stacked on a friend, 7.0) as soon as its cheapest cost is known, cheapest first; the
-    /// search ends, returning `None`, at the first it says yes to.
+    /// `stop(hex, cost)`, if given, is asked about each destination (a grid index whose end is
+    /// not stacked on a friend, 7.0) as soon as its cheapest cost is known, cheapest first;
+    /// the search ends, returning `None`, at the first it says yes to.
     fn reach_with(
         &self,
         lim: &Limits,
         sit: &Situation,
         search: &mut Search,
-        mut stop: impl FnMut(usize, u32) -> bool,
+        mut stop: Option<impl FnMut(usize, u32) -> bool>,
     ) -> Option<Vec<Destination>> {
         let side = lim.side;
         let enemy = self.battle.enemy(side);
@@ -370,9 +436,8 @@ impl State {
         // The start hex is free when the whole stack there moves.
         let start_free = !from_map
             || self
-                .stack_at(lim.start)
-                .iter()
-                .all(|u| lim.moving.contains(u));
+                .unit_ids()
+                .all(|u| self.hex(u) != Some(lim.start) || lim.moving.contains(&u));
         let (occupant, zoc_map) = (&sit.occupant[..], sit.zoc(self, enemy));
         // Distances to the enemy, worked out only for a search that needs them.
         let near = if lim.avoid_adjacent || lim.keep_five {
@@ -448,29 +513,42 @@ impl State {
             };
             search.relax(state(si, f0, false), 0, NO_ENTRY);
         }
+        let budget = lim.budget as usize;
+        let single_entry = lim.entry.len() <= 1;
+        let mut fr = search.frontier();
         let mut c = 0;
-        while c <= lim.budget as usize {
+        while c <= budget {
             // Bucket `c` grows while it is walked (free turns cost nothing).
             let mut k = 0;
-            while let Some(&s) = search.buckets[c].get(k) {
+            while let Some(&s) = fr.buckets[c].get(k) {
                 k += 1;
                 let s = s as usize;
-                if search.cost[s] as usize != c {
+                if fr.cost[s] as usize != c {
                     continue; // reached more cheaply since
                 }
-                let e = search.entry_of[s];
+                let e = fr.entry_of[s];
                 let (i, f, turned) = unpack(s);
                 // The cheapest way to this hex and facing is this state's (its sibling with
                 // the other free-turn flag, if cheaper, was asked about already).
-                if occ(i) != Some(side) && search.cost[s ^ 1] as usize >= c && stop(i, c as u32) {
-                    search.finish();
-                    return None;
+                if let Some(stop) = stop.as_mut() {
+                    if occ(i) != Some(side) && fr.cost[s ^ 1] as usize >= c && stop(i, c as u32) {
+                        search.finish();
+                        return None;
+                    }
                 }
-                // 6.15: one free change of facing; every further one costs 1 MP.
-                if lim.can_turn && (!turned || search.first_paid_turns(i)) {
+                // A turned state no cheaper than its unturned sibling leads nowhere the
+                // sibling (same hex and facing, the free turn still to use) does not reach as
+                // cheaply: not followed. With several entries every state is followed: which
+                // entry a tie keeps depends on the order ways are found (see `relax`).
+                if turned && single_entry && fr.cost[s ^ 1] as usize <= c {
+                    continue;
+                }
+                // 6.15: one free change of facing; every further one costs 1 MP (a paid turn
+                // beyond the budget marks nothing: the hex's later states cost no less).
+                if lim.can_turn && (!turned || (c + 2 <= budget && fr.first_paid_turns(i))) {
                     let cost = c as u32 + if turned { 2 } else { 0 };
                     for v in Vertex::ALL.into_iter().filter(|&v| v != f) {
-                        search.relax(state(i, v, true), cost, e);
+                        fr.relax(state(i, v, true), cost, e);
                     }
                 }
                 let moved_off = Some(i) != start;
@@ -500,15 +578,21 @@ impl State {
                         continue; // no step off the map (8.2)
                     }
                     let to = to as usize;
-                    if next_on_route.is_some_and(|n| n != Some(to)) || !enters(Some(i), to) {
+                    // The budget first: the dearest states, the most numerous, go no further.
+                    let Some(step) = steps[i][d.index() as usize] else {
+                        continue;
+                    };
+                    let next = c + step as usize;
+                    if next > budget
+                        || next_on_route.is_some_and(|n| n != Some(to))
+                        || !enters(Some(i), to)
+                    {
                         continue;
                     }
-                    if let Some(step) = steps[i][d.index() as usize] {
-                        search.relax(state(to, f, turned), c as u32 + step as u32, e);
-                    }
+                    fr.relax(state(to, f, turned), next as u32, e);
                 }
             }
-            search.buckets[c].clear();
+            fr.buckets[c].clear();
             c += 1;
         }
         let hexes: Vec<usize> = search.reached_hexes().collect();
@@ -518,18 +602,20 @@ impl State {
                 continue; // 7.0: no stacking at the end of a move
             }
             let Some(h) = grid.hex_at(i) else { continue };
-            for f in 0..6 {
-                let s = i * STATES_PER_HEX + f * 2;
-                let (a, b) = (search.cost[s], search.cost[s + 1]);
+            let states = i * STATES_PER_HEX..(i + 1) * STATES_PER_HEX;
+            let (costs, entries) = (&search.cost[states.clone()], &search.entry_of[states]);
+            for (f, facing) in Vertex::ALL.into_iter().enumerate() {
+                let s = f * 2;
+                let (a, b) = (costs[s], costs[s + 1]);
                 let (c, s) = if a <= b { (a, s) } else { (b, s + 1) };
                 if c == UNREACHED {
                     continue;
                 }
                 best.push(Destination {
                     hex: h,
-                    facing: Vertex::from_index(f as u8).unwrap_or(Vertex::NNE),
+                    facing,
                     cost: c as HalfPoints,
-                    entry: lim.entry.get(search.entry_of[s] as usize).map(|x| x.0),
+                    entry: lim.entry.get(entries[s] as usize).map(|x| x.0),
                 });
             }
         }
@@ -629,8 +715,17 @@ impl State {
         let ma = self.values(u).movement as u32;
         let chit = self.chit(u);
         let ok = |d: &Destination| chit_allows(chit, ma, from_map, d0, dist(d.hex), d.cost as u32);
-        let compliant: Vec<bool> = all.iter().map(ok).collect();
-        if all.iter().zip(&compliant).any(|(d, &ok)| ok && moved(d)) || !from_map {
+        // Which destinations comply, and whether one of them is a move off the hex.
+        let mut moved_ok = false;
+        let compliant: Vec<bool> = all
+            .iter()
+            .map(|d| {
+                let ok = ok(d);
+                moved_ok |= ok && moved(d);
+                ok
+            })
+            .collect();
+        if moved_ok || !from_map {
             // Turning in place is always allowed when the chit permits staying.
             let stay_ok = !self.must_move_in(u, sit);
             return all
@@ -685,9 +780,12 @@ impl State {
         let start = lim.start;
         SEARCH
             .with(|search| {
-                self.reach_with(&lim, sit, &mut search.borrow_mut(), |i, cost| {
-                    grid.hex_at(i).is_some_and(|h| h != start && kept(h, cost))
-                })
+                self.reach_with(
+                    &lim,
+                    sit,
+                    &mut search.borrow_mut(),
+                    Some(|i, cost| grid.hex_at(i).is_some_and(|h| h != start && kept(h, cost))),
+                )
             })
             .is_none()
     }
@@ -794,18 +892,63 @@ impl State {
         };
         let side = self.battle.leaders[l as usize].side;
         let enemy = self.battle.enemy(side);
-        // 8.3: never into a hex with enemy combat units.
-        let occupant = self.first_occupants();
+        LEADER_SEARCH.with(|search| {
+            let mut search = search.borrow_mut();
+            let LeaderSearch {
+                cost,
+                number,
+                enemy_held,
+                hexes,
+                held,
+                heap,
+            } = &mut *search;
+            // Unset what the search before set.
+            for &i in hexes.iter() {
+                cost[i] = u32::MAX;
+                number[i] = u32::MAX;
+            }
+            for &i in held.iter() {
+                enemy_held[i] = false;
+            }
+            hexes.clear();
+            held.clear();
+            heap.clear();
+            if cost.len() < grid.len() {
+                cost.resize(grid.len(), u32::MAX);
+                number.resize(grid.len(), u32::MAX);
+                enemy_held.resize(grid.len(), false);
+            }
+            // 8.3: never into a hex with enemy combat units.
+            held.extend(self.on_map(enemy).filter_map(|u| grid.index(self.hex(u)?)));
+            for &i in held.iter() {
+                enemy_held[i] = true;
+            }
+            self.leader_search(l, si, cost, number, enemy_held, hexes, heap)
+        })
+    }
+
+    /// The search of [`State::leader_destinations`] from grid index `si`, in the buffers
+    /// given (`cost` and `number` unset, `u32::MAX`, everywhere; `hexes` and `heap` empty).
+    #[allow(clippy::too_many_arguments)]
+    fn leader_search(
+        &self,
+        l: crate::scenario::LeaderId,
+        si: usize,
+        cost: &mut [u32],
+        number: &mut [u32],
+        enemy_held: &[bool],
+        hexes: &mut Vec<usize>,
+        heap: &mut std::collections::BinaryHeap<std::cmp::Reverse<u64>>,
+    ) -> Vec<(Hex, HalfPoints)> {
+        let map = &self.battle.map;
+        let grid = &map.grid;
         let steps = &map.step_cost[MoveClass::Leaders.index()];
         const BUDGET: u32 = 16;
         // Dijkstra over grid indices; a hex's number is the order it was first reached,
         // which breaks ties between equal costs.
-        let mut cost = vec![u32::MAX; grid.len()];
-        let mut number = vec![u32::MAX; grid.len()];
-        let mut hexes: Vec<usize> = vec![si];
+        hexes.push(si);
         cost[si] = 0;
         number[si] = 0;
-        let mut heap = std::collections::BinaryHeap::new();
         heap.push(std::cmp::Reverse(0u64));
         let mut out = Vec::new();
         while let Some(std::cmp::Reverse(key)) = heap.pop() {
@@ -826,7 +969,7 @@ impl State {
                     continue;
                 }
                 let to = to as usize;
-                if occupant[to] == Some(enemy) {
+                if enemy_held[to] {
                     continue;
                 }
                 let Some(step) = step else { continue };

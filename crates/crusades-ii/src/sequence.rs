@@ -216,8 +216,9 @@ impl State {
     fn selectable(&self) -> Vec<Pick> {
         let side = self.active;
         let enemy = self.battle.enemy(side);
-        let sit = self.situation();
-        let mut out = Vec::new();
+        // The map analysis only for a unit out of command (worked out once, if at all).
+        let sit = std::cell::OnceCell::new();
+        let mut out = Vec::with_capacity(self.units.len() + self.leaders.len());
         for u in self.unit_ids().filter(|&u| self.side(u) == side) {
             let st = self.unit(u);
             if st.moved || !self.may_move_now(u) {
@@ -225,7 +226,10 @@ impl State {
             }
             match st.loc {
                 Loc::Map(h) => {
-                    if st.out_of_command && !self.skirmisher(u) && sit.zoc_of(self, enemy, h) {
+                    if st.out_of_command
+                        && !self.skirmisher(u)
+                        && sit.get_or_init(|| self.situation()).zoc_of(self, enemy, h)
+                    {
                         continue;
                     }
                 }
@@ -264,6 +268,28 @@ impl State {
     /// The moves of unit `u`: with its stack if it is the upper unit (or alone in its hex),
     /// then alone if it has a stack-mate (7.1).
     fn unit_moves(&self, u: UnitId, sit: &crate::zoc::Situation, out: &mut Vec<Action>) {
+        self.unit_destinations(u, sit, |alone, dests| {
+            out.reserve(dests.len());
+            for d in dests {
+                out.push(Action::Move {
+                    unit: u,
+                    alone,
+                    to: d.hex,
+                    facing: d.facing,
+                    via: Vec::new(),
+                });
+            }
+        });
+    }
+
+    /// The destinations of [`State::unit_moves`], handed to `f` with whether the unit moves
+    /// alone: with its stack first, then alone.
+    pub(crate) fn unit_destinations(
+        &self,
+        u: UnitId,
+        sit: &crate::zoc::Situation,
+        mut f: impl FnMut(bool, Vec<crate::movement::Destination>),
+    ) {
         let st = self.unit(u);
         if st.moved || !self.may_move_now(u) {
             return;
@@ -279,30 +305,10 @@ impl State {
         };
         let top = mate.is_none_or(|m| self.def(u).stacked_over == Some(m));
         if top {
-            let dests = self.destinations_in(u, false, sit);
-            out.reserve(dests.len());
-            for d in dests {
-                out.push(Action::Move {
-                    unit: u,
-                    alone: false,
-                    to: d.hex,
-                    facing: d.facing,
-                    via: Vec::new(),
-                });
-            }
+            f(false, self.destinations_in(u, false, sit));
         }
         if mate.is_some() {
-            let dests = self.destinations_in(u, true, sit);
-            out.reserve(dests.len());
-            for d in dests {
-                out.push(Action::Move {
-                    unit: u,
-                    alone: true,
-                    to: d.hex,
-                    facing: d.facing,
-                    via: Vec::new(),
-                });
-            }
+            f(true, self.destinations_in(u, true, sit));
         }
     }
 

@@ -102,11 +102,15 @@ impl State {
     /// Whether a hex is in a ZOC of the enemies of `side`.
     pub fn in_enemy_zoc(&self, side: Seat, hex: Hex) -> bool {
         let enemy = self.battle.enemy(side);
-        Direction::ALL.iter().any(|&d| {
-            let from = hex.neighbour(d);
-            self.stack_at(from)
-                .into_iter()
-                .any(|e| self.side(e) == enemy && self.exerts_zoc(e, d.opposite()))
+        // Some enemy unit next to the hex exerts its ZOC across the hexside between (one pass
+        // over the units, no stack listed).
+        self.unit_ids().any(|e| {
+            self.side(e) == enemy
+                && self.hex(e).is_some_and(|at| {
+                    Direction::ALL
+                        .iter()
+                        .any(|&d| hex.neighbour(d) == at && self.exerts_zoc(e, d.opposite()))
+                })
         })
     }
 
@@ -246,33 +250,44 @@ thread_local! {
 }
 
 impl State {
-    /// How a unit stands, for the caches' keys: its place, facing and rout.
-    fn standing(&self, u: &crate::state::Unit) -> u32 {
-        let place = match u.loc {
-            crate::state::Loc::Waiting => 0,
-            crate::state::Loc::Eliminated => 1,
-            crate::state::Loc::Map(h) => self.battle.map.grid.index(h).map_or(2, |i| i as u32 + 3),
+    /// How a unit stands, for the caches' keys: its place (the hex's coordinates, not looked
+    /// up on the map), facing and rout, as three words.
+    fn standing(u: &crate::state::Unit) -> [u32; 3] {
+        let (place, q, r) = match u.loc {
+            crate::state::Loc::Waiting => (0, 0, 0),
+            crate::state::Loc::Eliminated => (1, 0, 0),
+            crate::state::Loc::Map(h) => (2, h.q, h.r),
         };
-        place << 4 | u32::from(u.facing.index()) << 1 | u32::from(u.routed)
+        [
+            q as u32,
+            r as u32,
+            place << 4 | u32::from(u.facing.index()) << 1 | u32::from(u.routed),
+        ]
     }
 
     /// What a [`Situation`] depends on, exactly: each unit's place, facing and rout.
     fn situation_key(&self) -> Vec<u32> {
-        self.units.iter().map(|u| self.standing(u)).collect()
+        let mut key = Vec::with_capacity(3 * self.units.len());
+        for u in &self.units {
+            key.extend(Self::standing(u));
+        }
+        key
     }
 
     /// What a [`SideAnalysis`] of `side` depends on, exactly: the side, then the place,
     /// facing and rout of each of its units.
     fn side_key(&self, side: Seat) -> Vec<u32> {
-        std::iter::once(side.index() as u32)
-            .chain(
-                self.units
-                    .iter()
-                    .zip(&self.battle.units)
-                    .filter(|(_, d)| d.side == side)
-                    .map(|(u, _)| self.standing(u)),
-            )
-            .collect()
+        let mut key = Vec::with_capacity(1 + 3 * self.units.len());
+        key.push(side.index() as u32);
+        for (u, _) in self
+            .units
+            .iter()
+            .zip(&self.battle.units)
+            .filter(|(_, d)| d.side == side)
+        {
+            key.extend(Self::standing(u));
+        }
+        key
     }
 
     /// The analysis of `side`'s units now, shared ([`Recent`]).
