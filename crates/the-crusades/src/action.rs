@@ -392,62 +392,90 @@ impl State {
     /// Leaders of `side` who may be given an order now and have none.
     pub(crate) fn orderable(&self, side: Side) -> Vec<usize> {
         let book = self.book(side);
-        (0..self.leaders.len())
-            .filter(|&l| {
-                self.leaders[l].status == Status::Active
-                    && self.side_of(l) == side
-                    && neutrals::may_order(self, l)
-                    && !book.leaders.contains_key(&l)
-                    && book.carrier(l).is_none()
+        // Leaders named in a transport order ([`OrderBook::carrier`]).
+        let carried: Vec<usize> = book
+            .fleets
+            .values()
+            .flat_map(|o| match o {
+                FleetOrder::Transport { cargo, .. } => cargo.as_slice(),
+                _ => &[],
             })
-            .collect()
+            .copied()
+            .collect();
+        let mine = self.scenario.leaders_of(side);
+        let mut out = Vec::with_capacity(mine.len());
+        out.extend(mine.iter().copied().filter(|&l| {
+            self.leaders[l].status == Status::Active
+                && neutrals::may_order(self, l)
+                && !book.leaders.contains_key(&l)
+                && !carried.contains(&l)
+        }));
+        out
+    }
+
+    /// Whether `leader` is one of [`State::orderable`] of `side`.
+    fn may_be_ordered(&self, side: Side, leader: usize) -> bool {
+        let book = self.book(side);
+        self.leaders[leader].status == Status::Active
+            && self.side_of(leader) == side
+            && neutrals::may_order(self, leader)
+            && !book.leaders.contains_key(&leader)
+            && book.carrier(leader).is_none()
     }
 
     /// The Crusades 5.0-5.8, 7.2.2 B, 9.6 E, 10.3.2-10.3.3: the orders `leader` may be given,
     /// other than moves.
     fn fixed_orders(&self, side: Side, leader: usize) -> Vec<Order> {
+        let mut out = Vec::new();
+        self.each_fixed_order(side, leader, |o| out.push(o));
+        out
+    }
+
+    /// [`State::fixed_orders`], handed one by one to `found`.
+    fn each_fixed_order(&self, side: Side, leader: usize, mut found: impl FnMut(Order)) {
         let l = &self.leaders[leader];
         let Some(place) = l.place else {
-            return Vec::new();
+            return;
         };
         let map = &self.scenario.map;
         let site = map.site_at(place.hex);
         let enemy_city = site.is_some_and(|s| self.occupier(s).is_some_and(|o| o.enemy_of(side)));
-        let mut out = Vec::new();
         let may_siege = !place.inside && enemy_city && !l.disrupted;
         if l.must_besiege.is_some() {
             if may_siege {
-                return vec![Order::FullSiege, Order::PartialSiege];
+                found(Order::FullSiege);
+                found(Order::PartialSiege);
+            } else {
+                found(Order::NoOrder);
             }
-            return vec![Order::NoOrder];
+            return;
         }
         // 10.3.3: no staying in the hex of an enemy-held city without a siege order; 9.6
         // clarification: a disrupted force may not stay where a siege goes on.
         let must_leave = !place.inside && enemy_city;
         if !must_leave {
-            out.push(Order::NoOrder);
+            found(Order::NoOrder);
             if !place.inside && self.asps_at(side, place) >= 5 {
-                out.push(Order::Defend);
+                found(Order::Defend);
             }
         }
         if may_siege {
-            out.push(Order::FullSiege);
-            out.push(Order::PartialSiege);
+            found(Order::FullSiege);
+            found(Order::PartialSiege);
         }
         if place.inside && !l.disrupted && site.is_some_and(|s| self.under_siege(s)) {
-            out.push(Order::Sally);
+            found(Order::Sally);
         }
         let book = self.book(side);
-        for &other in book.leaders.keys() {
+        for (&other, order) in &book.leaders {
             if other != leader
                 && self.leaders[other].place == Some(place)
-                && !matches!(book.leaders[&other], Order::With { .. })
+                && !matches!(order, Order::With { .. })
                 && book.carrier(other).is_none()
             {
-                out.push(Order::With { leader: other });
+                found(Order::With { leader: other });
             }
         }
-        out
     }
 
     /// The Crusades 8.0 G-H: leaders of `side` who may be designated commander now: active,
@@ -455,41 +483,83 @@ impl State {
     /// outranks him (otherwise rank alone decides, 8.0 G).
     fn designable(&self, side: Side) -> Vec<usize> {
         let book = self.book(side);
-        // The side's leaders on the map with their places and ranks, gathered once.
-        let present: Vec<(usize, Place, crate::scenario::Rank)> = (0..self.leaders.len())
-            .filter(|&o| self.leaders[o].status == Status::Active && self.side_of(o) == side)
-            .filter_map(|o| Some((o, self.leaders[o].place?, self.scenario.leaders[o].rank)))
-            .collect();
-        present
-            .iter()
-            .filter(|&&(l, place, rank)| {
-                if !neutrals::may_order(self, l) || book.command.contains(&l) {
-                    return false;
+        let map = &self.scenario.map;
+        // The side's leaders on the map, with their places and ranks.
+        let mine = self.scenario.leaders_of(side);
+        let present = |o: usize| {
+            let l = &self.leaders[o];
+            if l.status != Status::Active {
+                return None;
+            }
+            Some((l.place?, self.scenario.leaders[o].rank))
+        };
+        // A leader is outranked by none of the others of his place and shares his rank with
+        // one of them exactly when his rank is the place's highest (the least) and at least
+        // two leaders there have it. By place (the grid's dense index, outside and inside):
+        // its highest rank and how many have it, packed as `(rank + 1) << 4 | count` (the
+        // count stopping at 15), 0 for a place without leaders.
+        let slot = |p: Place| {
+            map.grid
+                .index_of_id(p.hex)
+                .map(|i| i * 2 + usize::from(p.inside))
+        };
+        let pack = |rank: crate::scenario::Rank, count: u8| (rank as u8 + 1) << 4 | count.min(15);
+        let mut highest = vec![0u8; map.grid.len() * 2];
+        for &o in mine {
+            let Some((place, rank)) = present(o) else {
+                continue;
+            };
+            let Some(i) = slot(place) else {
+                continue;
+            };
+            let (best, count) = (highest[i] >> 4, highest[i] & 15);
+            let r = rank as u8 + 1;
+            if best == 0 || r < best {
+                highest[i] = pack(rank, 1);
+            } else if r == best {
+                highest[i] = pack(rank, count + 1);
+            }
+        }
+        let mut out = Vec::with_capacity(mine.len());
+        out.extend(mine.iter().copied().filter(|&l| {
+            let Some((place, rank)) = present(l) else {
+                return false;
+            };
+            let designated = match slot(place) {
+                Some(i) => highest[i] >> 4 == rank as u8 + 1 && highest[i] & 15 >= 2,
+                // Never for a leader on the map: each other leader compared in turn.
+                None => {
+                    let mut others = mine
+                        .iter()
+                        .copied()
+                        .filter(|&o| o != l)
+                        .filter_map(present)
+                        .filter(|&(p, _)| p == place)
+                        .map(|(_, r)| r);
+                    let mut same = false;
+                    others.all(|r| {
+                        same |= r == rank;
+                        r >= rank
+                    }) && same
                 }
-                let mut others = present
-                    .iter()
-                    .filter(|&&(o, p, _)| o != l && p == place)
-                    .map(|&(_, _, r)| r);
-                let mut same = false;
-                others.all(|r| {
-                    same |= r == rank;
-                    r >= rank
-                }) && same
-            })
-            .map(|&(l, _, _)| l)
-            .collect()
+            };
+            designated && neutrals::may_order(self, l) && !book.command.contains(&l)
+        }));
+        out
     }
 
     /// The Crusades 6.1.2, 8.0 I: the leaderless ASPs a Saracen leader may still take up in
     /// his place this turn (0 for others): those there less what other written `take` lines
     /// of the place already claim.
     fn takeable(&self, side: Side, leader: usize) -> u16 {
+        if side != Side::Saracens {
+            return 0;
+        }
         let Some(place) = self.leaders[leader].place else {
             return 0;
         };
         let book = self.book(side);
-        if side != Side::Saracens
-            || self.leaders[leader].status != Status::Active
+        if self.leaders[leader].status != Status::Active
             || self.side_of(leader) != side
             || !neutrals::may_order(self, leader)
             || book.take.contains_key(&leader)
@@ -509,14 +579,18 @@ impl State {
     /// order: active, awake, not yet named.
     fn loss_nameable(&self, side: Side) -> Vec<usize> {
         let book = self.book(side);
-        (0..self.leaders.len())
-            .filter(|&l| {
-                self.leaders[l].status == Status::Active
-                    && self.side_of(l) == side
-                    && neutrals::may_order(self, l)
-                    && !book.losses.contains(&l)
-            })
-            .collect()
+        let mut named = vec![false; self.leaders.len()];
+        for &l in &book.losses {
+            if let Some(n) = named.get_mut(l) {
+                *n = true;
+            }
+        }
+        let mine = self.scenario.leaders_of(side);
+        let mut out = Vec::with_capacity(mine.len());
+        out.extend(mine.iter().copied().filter(|&l| {
+            self.leaders[l].status == Status::Active && neutrals::may_order(self, l) && !named[l]
+        }));
+        out
     }
 
     /// Whether a move to `dest` may be written for `leader` (9.6 E: a disrupted force may not
@@ -524,13 +598,33 @@ impl State {
     fn destination_ok(&self, side: Side, leader: usize, dest: Place) -> bool {
         if self.leaders[leader].disrupted
             && self
-                .sides_at(Place::outside(dest.hex))
-                .iter()
-                .any(|s| s.enemy_of(side))
+                .sides_present(Place::outside(dest.hex))
+                .any_enemy_of(side)
         {
             return false;
         }
         Some(dest) != self.leaders[leader].place
+    }
+
+    /// The hexes where an enemy of `side` has a force outside the city (9.6 E: a disrupted
+    /// force may not move there, [`State::destination_ok`]), sorted.
+    fn enemy_hexes(&self, side: Side) -> Vec<hexgrid::HexId> {
+        let mut out: Vec<hexgrid::HexId> = self
+            .leaders
+            .iter()
+            .enumerate()
+            .filter(|&(i, l)| l.status == Status::Active && self.side_of(i).enemy_of(side))
+            .filter_map(|(_, l)| l.place.filter(|p| !p.inside).map(|p| p.hex))
+            .chain(
+                self.garrisons
+                    .iter()
+                    .filter(|g| g.asps > 0 && !g.place.inside && g.side.enemy_of(side))
+                    .map(|g| g.place.hex),
+            )
+            .collect();
+        out.sort_unstable();
+        out.dedup();
+        out
     }
 
     /// Every legal action of `seat`.
@@ -590,53 +684,101 @@ impl State {
                 out
             }
             Phase::Orders => {
-                let mut out = Vec::new();
                 let book = self.book(side);
                 let allowance = movement::allowance(self, side);
                 let orderable = self.orderable(side);
-                for &l in &orderable {
-                    for order in self.fixed_orders(side, l) {
-                        out.push(Action::Order { leader: l, order });
-                    }
-                    if self.leaders[l].must_besiege.is_some() {
-                        continue;
-                    }
-                    let place = self.leaders[l].place.expect("active");
-                    let reached = movement::reachable(self, place, allowance);
-                    // Every place reached is another than his own: only a disrupted leader
-                    // has destinations to refuse (9.6 E).
-                    let disrupted = self.leaders[l].disrupted;
-                    out.reserve(reached.len());
-                    for (dest, path) in reached.iter() {
-                        if !disrupted || self.destination_ok(side, l, *dest) {
-                            out.push(Action::Order {
-                                leader: l,
-                                order: Order::Move {
-                                    path: path.clone(),
-                                    leave: 0,
-                                },
-                            });
+                // Every route searched first, to size the list once.
+                let moves: Vec<Option<crate::map::LandRoutes>> = orderable
+                    .iter()
+                    .map(|&l| {
+                        let l = &self.leaders[l];
+                        if l.must_besiege.is_some() {
+                            return None;
                         }
-                    }
-                }
-                let ports = self.friendly_ports(side);
-                for f in self.orderable_fleets(side) {
-                    let Some(hex) = self.fleets[f].hex else {
+                        let place = l.place.expect("active");
+                        Some(movement::reachable(self, place, allowance))
+                    })
+                    .collect();
+                let orderable_fleets = self.orderable_fleets(side);
+                let mut fleets: Vec<(usize, std::sync::Arc<crate::map::SeaReach>)> =
+                    Vec::with_capacity(orderable_fleets.len());
+                fleets.extend(
+                    orderable_fleets
+                        .into_iter()
+                        .filter_map(|f| Some((f, naval::reach(self, self.fleets[f].hex?)))),
+                );
+                let mut out = Vec::with_capacity(
+                    16 + 8 * orderable.len()
+                        + moves.iter().flatten().map(|r| r.len()).sum::<usize>()
+                        + fleets
+                            .iter()
+                            .map(|(_, r)| 2 + 2 * r.landfalls.len())
+                            .sum::<usize>()
+                        + 4 * self.leaders.len(),
+                );
+                let mut enemy_hexes: Option<Vec<hexgrid::HexId>> = None;
+                for (&l, reached) in orderable.iter().zip(&moves) {
+                    self.each_fixed_order(side, l, |order| {
+                        out.push(Action::Order { leader: l, order })
+                    });
+                    let Some(reached) = reached else {
                         continue;
                     };
-                    let reached = naval::reachable(self, hex);
-                    out.extend(
-                        self.fleet_orders(side, f, &reached, &orderable, &ports)
-                            .into_iter()
-                            .map(|order| Action::Fleet { fleet: f, order }),
-                    );
+                    // Every place reached is another than his own: only a disrupted leader
+                    // has destinations to refuse ([`State::destination_ok`], 9.6 E).
+                    let refused = if self.leaders[l].disrupted {
+                        enemy_hexes.get_or_insert_with(|| self.enemy_hexes(side))
+                    } else {
+                        &[][..]
+                    };
+                    let order = |path: &crate::orders::Path<Place>| Action::Order {
+                        leader: l,
+                        order: Order::Move {
+                            path: path.clone(),
+                            leave: 0,
+                        },
+                    };
+                    if refused.is_empty() {
+                        out.extend(reached.iter().map(|(_, path)| order(path)));
+                    } else {
+                        out.extend(
+                            reached
+                                .iter()
+                                .filter(|(dest, _)| refused.binary_search(&dest.hex).is_err())
+                                .map(|(_, path)| order(path)),
+                        );
+                    }
+                }
+                if !fleets.is_empty() {
+                    let ports = self.friendly_ports(side);
+                    // Which fleets carry leaders ([`naval::carrying`]), found in one pass.
+                    let mut carrying = vec![false; self.fleets.len()];
+                    for l in &self.leaders {
+                        if let Status::Aboard(f) = l.status {
+                            if let Some(c) = carrying.get_mut(f) {
+                                *c = true;
+                            }
+                        }
+                    }
+                    for (f, reach) in &fleets {
+                        self.fleet_orders(
+                            side,
+                            *f,
+                            carrying[*f],
+                            reach,
+                            &orderable,
+                            &ports,
+                            &mut out,
+                        );
+                    }
                 }
                 out.extend(
                     self.designable(side)
                         .into_iter()
                         .map(|leader| Action::Command { leader }),
                 );
-                for l in 0..self.leaders.len() {
+                // Nobody else has any to take.
+                for &l in self.scenario.leaders_of(side) {
                     let asps = self.takeable(side, l);
                     if asps > 0 {
                         out.push(Action::Take { leader: l, asps });
@@ -652,7 +794,7 @@ impl State {
                         .into_iter()
                         .map(|(leader, prisoner)| Action::Escort { leader, prisoner }),
                 );
-                let cancellable: std::collections::BTreeSet<usize> = book
+                let mut cancellable: Vec<usize> = book
                     .leaders
                     .keys()
                     .chain(&book.command)
@@ -661,6 +803,8 @@ impl State {
                     .chain(book.escort.values())
                     .copied()
                     .collect();
+                cancellable.sort_unstable();
+                cancellable.dedup();
                 for l in cancellable {
                     out.push(Action::Cancel {
                         fleet: false,
@@ -681,13 +825,19 @@ impl State {
 
     pub(crate) fn orderable_fleets(&self, side: Side) -> Vec<usize> {
         let book = self.book(side);
-        (0..self.fleets.len())
-            .filter(|&f| {
-                self.fleets[f].status == FleetStatus::Active
-                    && self.scenario.fleets[f].side == side
-                    && !book.fleets.contains_key(&f)
-            })
-            .collect()
+        let mine = self.scenario.fleets_of(side);
+        let mut out = Vec::with_capacity(mine.len());
+        out.extend(mine.iter().copied().filter(|&f| {
+            self.fleets[f].status == FleetStatus::Active && !book.fleets.contains_key(&f)
+        }));
+        out
+    }
+
+    /// Whether fleet `f` is one of [`State::orderable_fleets`] of `side`.
+    fn fleet_may_be_ordered(&self, side: Side, f: usize) -> bool {
+        self.scenario.fleets[f].side == side
+            && self.fleets[f].status == FleetStatus::Active
+            && !self.book(side).fleets.contains_key(&f)
     }
 
     /// The cargo a transport order from `hex` would carry: the seat's unordered leaders there
@@ -717,54 +867,95 @@ impl State {
         out
     }
 
-    /// The hexes of `side`'s friendly ports ([`naval::friendly_port`]).
-    fn friendly_ports(&self, side: Side) -> Vec<hexgrid::HexId> {
-        self.scenario
-            .map
-            .sites
-            .iter()
-            .filter(|site| naval::friendly_port(self, side, site.hex))
-            .map(|site| site.hex)
+    /// Whether each city or castle is a friendly port of `side` ([`naval::friendly_port`]),
+    /// by site.
+    fn friendly_ports(&self, side: Side) -> Vec<bool> {
+        let map = &self.scenario.map;
+        // Whether forces are inside each city or castle, found in one pass when a neutral
+        // port asks: with no side in control, it is unoccupied exactly when there are none.
+        let mut occupied: Option<Vec<bool>> = None;
+        (0..map.sites.len())
+            .map(|site| {
+                map.sites[site].port
+                    && match self.sites[site].control {
+                        Some(c) => c == side,
+                        None => !occupied.get_or_insert_with(|| self.occupied_sites())[site],
+                    }
+            })
             .collect()
     }
 
-    /// The Crusades 5.2, 5.5, 12.2.3, 12.3, 12.5: the orders a fleet may be given, given the
-    /// hexes it reaches, [`State::orderable`] and [`State::friendly_ports`] for `side`.
+    /// Whether any force (a leader or leaderless ASPs) is inside each city or castle, by
+    /// site: [`State::sides_present`] inside it not empty.
+    fn occupied_sites(&self) -> Vec<bool> {
+        let map = &self.scenario.map;
+        let mut out = vec![false; map.sites.len()];
+        let inside = self
+            .leaders
+            .iter()
+            .filter(|l| l.status == Status::Active)
+            .filter_map(|l| l.place)
+            .chain(
+                self.garrisons
+                    .iter()
+                    .filter(|g| g.asps > 0)
+                    .map(|g| g.place),
+            );
+        for place in inside.filter(|p| p.inside) {
+            if let Some(site) = map.site_at(place.hex) {
+                out[site] = true;
+            }
+        }
+        out
+    }
+
+    /// The Crusades 5.2, 5.5, 12.2.3, 12.3, 12.5: the orders fleet `f` may be given, added
+    /// to `out`, given whether it carries leaders, the hexes it reaches, [`State::orderable`] and
+    /// [`State::friendly_ports`] for `side`. Only a hex with land can be a port or a
+    /// landing ([`naval::may_land`]), so only the landfalls of `reach` are looked at.
+    #[allow(clippy::too_many_arguments)]
     fn fleet_orders(
         &self,
         side: Side,
         f: usize,
-        reached: &[(hexgrid::HexId, crate::orders::Path<hexgrid::HexId>)],
+        carrying: bool,
+        reach: &crate::map::SeaReach,
         orderable: &[usize],
-        ports: &[hexgrid::HexId],
-    ) -> Vec<FleetOrder> {
+        ports: &[bool],
+        out: &mut Vec<Action>,
+    ) {
         let Some(hex) = self.fleets[f].hex else {
-            return Vec::new();
+            return;
         };
         let map = &self.scenario.map;
-        let mut out = vec![FleetOrder::NoOrder];
+        let order = |order| Action::Fleet { fleet: f, order };
+        out.push(order(FleetOrder::NoOrder));
         if map.is_coastal(hex) {
-            out.push(FleetOrder::Blockade);
+            out.push(order(FleetOrder::Blockade));
         }
-        let carrying = !naval::aboard(self, f).is_empty();
-        let cargo = if ports.contains(&hex) {
+        let cargo = if map.site_at(hex).is_some_and(|s| ports[s]) {
             self.greedy_cargo(side, f, hex, orderable)
         } else {
             Vec::new()
         };
-        for (dest, path) in reached {
-            let dest = *dest;
-            if ports.contains(&dest) || (carrying && naval::may_land(self, dest)) {
-                out.push(FleetOrder::Move { path: path.clone() });
+        if !carrying && cargo.is_empty() && !ports.contains(&true) {
+            return;
+        }
+        // naval::may_land in a hex with land.
+        let winter = self.turn_info().winter;
+        for &(i, site) in reach.landfalls.iter() {
+            let path = &reach.routes[i].1;
+            let lands = !winter || site.is_some_and(|s| map.sites[s].sheltered);
+            if site.is_some_and(|s| ports[s]) || (carrying && lands) {
+                out.push(order(FleetOrder::Move { path: path.clone() }));
             }
-            if !cargo.is_empty() && naval::may_land(self, dest) {
-                out.push(FleetOrder::Transport {
+            if !cargo.is_empty() && lands {
+                out.push(order(FleetOrder::Transport {
                     cargo: cargo.clone(),
                     path: path.clone(),
-                });
+                }));
             }
         }
-        out
     }
 
     /// Checks an action against the rules, naming the reason it is refused.
@@ -841,7 +1032,7 @@ impl State {
                 allow(has, "there is no written order to cancel")
             }
             (Phase::Orders, Action::Order { leader, order }) => {
-                if *leader >= self.leaders.len() || !self.orderable(side).contains(leader) {
+                if *leader >= self.leaders.len() || !self.may_be_ordered(side, *leader) {
                     return Err("that leader cannot be given an order now (his own side's, on the map, awake, unordered: 5.0, 15.0)".into());
                 }
                 match order {
@@ -877,7 +1068,7 @@ impl State {
                 }
             }
             (Phase::Orders, Action::Fleet { fleet, order }) => {
-                if *fleet >= self.fleets.len() || !self.orderable_fleets(side).contains(fleet) {
+                if *fleet >= self.fleets.len() || !self.fleet_may_be_ordered(side, *fleet) {
                     return Err("that fleet cannot be given an order now".into());
                 }
                 let hex = self.fleets[*fleet]
@@ -892,7 +1083,7 @@ impl State {
                     FleetOrder::Move { path } => {
                         naval::check_path(self, hex, path)?;
                         let dest = *path.last().ok_or("a move needs a path")?;
-                        let carrying = !naval::aboard(self, *fleet).is_empty();
+                        let carrying = naval::carrying(self, *fleet);
                         if naval::friendly_port(self, side, dest)
                             || (carrying && naval::may_land(self, dest))
                         {
@@ -939,8 +1130,13 @@ impl State {
     /// Logs a written order, for its own seat only: orders stay secret until every seat has
     /// committed (5.0).
     fn order_written(&self, case: &'static str, seat: Seat, action: &Action, log: &mut Log) {
-        let text = action.text(self);
-        log.push_with(|| Event::private(case, format!("order written: {text}"), vec![seat]));
+        log.push_with(|| {
+            Event::private(
+                case,
+                format!("order written: {}", action.text(self)),
+                vec![seat],
+            )
+        });
     }
 
     /// Applies a legal action.

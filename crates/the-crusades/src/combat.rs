@@ -334,7 +334,8 @@ fn battle(
         return moves_on;
     }
     // 9.3.1-9.3.2: formations; 9.3.5: not when both commanders read the same line.
-    let tables = state.scenario.tables.clone();
+    let scenario = std::sync::Arc::clone(&state.scenario);
+    let tables = &scenario.tables;
     let mut shift: i32 = 0;
     if att_side.line() != def_side.line() {
         let (cru, sar) = if att_side.line() == crate::tables::Line::Crusader {
@@ -594,21 +595,24 @@ fn leader_casualties(
     }
 }
 
-/// Distance in steps from every land hex to `side`'s nearest supply source (9.6 A).
-fn supply_distance(state: &State, side: Side) -> BTreeMap<HexId, u32> {
+/// Distance in steps from every land hex to `side`'s nearest supply source (9.6 A), by the
+/// grid's dense index (`u32::MAX` where no source is reached).
+fn supply_distance(state: &State, side: Side) -> Vec<u32> {
     let map = &state.scenario.map;
     let rain = state.turn_info().rain;
-    let mut dist = BTreeMap::new();
+    let mut dist = vec![u32::MAX; map.grid.len()];
     let mut queue = VecDeque::new();
     for h in supply::sources(state, side) {
-        dist.insert(h, 0);
-        queue.push_back(h);
+        if let Some(i) = map.grid.index_of_id(h) {
+            dist[i] = 0;
+            queue.push_back(i);
+        }
     }
-    while let Some(h) = queue.pop_front() {
-        let d = dist[&h];
-        for n in map.neighbours(h) {
-            if map.land_crossing(h, n, rain) && !dist.contains_key(&n) {
-                dist.insert(n, d + 1);
+    while let Some(i) = queue.pop_front() {
+        let d = dist[i];
+        for &(n, _, _) in map.land_near_at(i, rain) {
+            if dist[n] == u32::MAX {
+                dist[n] = d + 1;
                 queue.push_back(n);
             }
         }
@@ -629,7 +633,8 @@ pub(crate) fn retreat(
     hex: HexId,
     hexes: u8,
 ) {
-    let map = state.scenario.map.clone();
+    let scenario = std::sync::Arc::clone(&state.scenario);
+    let map = &scenario.map;
     let rain = state.turn_info().rain;
     for &l in &p.sally {
         if state.leaders[l].status == Status::Active {
@@ -673,7 +678,8 @@ pub(crate) fn retreat(
     if outside.is_empty() && garrison == 0 {
         return;
     }
-    let dist = supply_distance(state, side);
+    let distances = supply_distance(state, side);
+    let dist = |h: HexId| map.grid.index_of_id(h).map_or(u32::MAX, |i| distances[i]);
     let zones = crate::zoi::Zones::compute(
         state,
         &|l| state.leaders[l].status == Status::Active,
@@ -694,12 +700,12 @@ pub(crate) fn retreat(
     let mut done = 0;
     let mut entered_city = false;
     while done < hexes {
-        let here = dist.get(&at).copied().unwrap_or(u32::MAX);
+        let here = dist(at);
         let next = map
             .neighbours(at)
             .into_iter()
             .filter(|&n| map.land_crossing(at, n, rain) && !forbidden(state, n))
-            .min_by_key(|&n| (dist.get(&n).copied().unwrap_or(u32::MAX), n));
+            .min_by_key(|&n| (dist(n), n));
         let Some(n) = next else { break };
         let _ = here;
         at = n;

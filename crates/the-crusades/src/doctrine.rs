@@ -618,17 +618,14 @@ mod tests {
     use super::*;
     use crate::map::Place;
     use ai::{Doctrine as _, Player, RandomPlayer};
-    use engine::{DiceMode, Game, Log, Pending, Setup, Startable};
+    use engine::{Game, Log, Pending, Setup, Startable};
 
     fn start(seed: u64) -> State {
-        let setup = Setup {
-            scenario: "third-crusade".into(),
-            options: vec![],
-            seed,
-            dice: DiceMode::Seeded,
-            position: None,
-        };
-        State::start(&setup, &crate::builtin_data()).expect("the scenario starts")
+        State::start(
+            &Setup::seeded("third-crusade", seed),
+            &crate::builtin_data(),
+        )
+        .expect("the scenario starts")
     }
 
     fn heuristic(seed: u64) -> Box<dyn Player<State>> {

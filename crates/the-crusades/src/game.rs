@@ -1,7 +1,5 @@
 //! The Crusades behind the engine's [`engine::Game`] and [`engine::Startable`] traits.
 
-use std::sync::Arc;
-
 use engine::{
     Applied, Board, DataErrors, DataSet, Dice, Facts, Log, OptionInfo, Outcome, Pending, Rejection,
     ScenarioInfo, Seat, Setup, Startable, Viewer,
@@ -158,12 +156,8 @@ impl Startable for State {
                 "The Crusades has no position files yet",
             ));
         }
-        let scenario = Scenario::load(data, &setup.scenario)?;
-        let mut state = State::new(
-            Arc::new(scenario),
-            options,
-            Dice::new(setup.seed, setup.dice),
-        );
+        let scenario = Scenario::shared(data, &setup.scenario)?;
+        let mut state = State::new(scenario, options, Dice::new(setup.seed, setup.dice));
         state.begin_turn(&mut Log::discarding());
         let _ = Side::Crusaders;
         Ok(state)

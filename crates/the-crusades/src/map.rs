@@ -142,8 +142,9 @@ pub struct Map {
     egypt: BTreeSet<HexId>,
     /// Land hexes touching the sea, worked out once (fleets ask it at every step).
     coastal: BTreeSet<HexId>,
-    /// Where forces and fleets can go from each place, searched once and shared.
-    routes: Routes,
+    /// Where forces and fleets can go from each place, searched once and shared (by clones
+    /// of the map too).
+    routes: Arc<Routes>,
     /// The same facts by the grid's dense index, for the searches.
     dense: Dense,
 }
@@ -158,6 +159,10 @@ struct Dense {
     /// The neighbours on the map, in `Hex::neighbours` order, each with the feature of the
     /// hexside between.
     near: Vec<Vec<(HexId, Option<Feature>)>>,
+    /// The neighbours land units may cross to ([`Map::land_crossing`]), in the same order,
+    /// by dense index and id, each with whether a river is crossed: in turns without rain,
+    /// then in rain turns.
+    land_near: [Vec<Vec<(usize, HexId, bool)>>; 2],
 }
 
 /// Every place a land force reaches from a start, each with its canonical path.
@@ -166,16 +171,41 @@ pub type LandRoutes = Arc<[(Place, crate::orders::Path<Place>)]>;
 /// Every hex a fleet reaches from a start, each with its canonical path.
 pub type SeaRoutes = Arc<[(HexId, crate::orders::Path<HexId>)]>;
 
+/// Every hex a fleet reaches from a start ([`SeaRoutes`]), with those of them that hold land
+/// picked out: only there may a fleet end in a port or land troops (12.2.3, 12.5.5), so
+/// listing its orders looks at no other.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct SeaReach {
+    /// Every hex reached, each with its canonical path, by hex.
+    pub routes: SeaRoutes,
+    /// The hexes of `routes` that hold land, as indices into it in its order, each with
+    /// its city or castle.
+    pub landfalls: Box<[(usize, Option<usize>)]>,
+}
+
+impl SeaReach {
+    /// Picks out the landfalls of `routes` on `map`.
+    pub fn new(map: &Map, routes: SeaRoutes) -> SeaReach {
+        let landfalls = routes
+            .iter()
+            .enumerate()
+            .filter(|(_, (h, _))| map.is_land(*h))
+            .map(|(i, (h, _))| (i, map.site_at(*h)))
+            .collect();
+        SeaReach { routes, landfalls }
+    }
+}
+
 /// The searches the map alone decides (land moves by start, allowance and rain, 6.1.1,
 /// 13.1; fleet moves by start and allowance, 12.2), each worked out the first time it is
 /// asked and then shared by every game of the scenario: listing the legal orders asks them
 /// for every leader and fleet at every decision.
-#[derive(Clone, Default)]
+#[derive(Default)]
 struct Routes {
     /// By place and allowance ([`Map::land_routes`]).
     land: Vec<OnceLock<LandRoutes>>,
     /// By hex and allowance ([`Map::sea_routes`]).
-    sea: Vec<OnceLock<SeaRoutes>>,
+    sea: Vec<OnceLock<Arc<SeaReach>>>,
 }
 
 /// The land allowances of the game (6.1.1 B, 13.1 B): rain turns 2 or 3 MPs, other turns 5
@@ -355,10 +385,10 @@ impl Map {
             sides,
             egypt,
             coastal: BTreeSet::new(),
-            routes: Routes::default(),
+            routes: Arc::default(),
             dense: Dense::default(),
         };
-        map.routes = Routes::new(map.grid.len());
+        map.routes = Arc::new(Routes::new(map.grid.len()));
         map.dense.terrain = map.grid.ids().map(|h| map.terrain[&h]).collect();
         map.dense.site = map
             .grid
@@ -375,6 +405,20 @@ impl Map {
                     .collect()
             })
             .collect();
+        map.dense.land_near = [false, true].map(|rain| {
+            map.grid
+                .ids()
+                .map(|h| {
+                    map.near(h)
+                        .iter()
+                        .filter(|&&(n, f)| map.land_crossing_with(h, n, f, rain))
+                        .filter_map(|&(n, f)| {
+                            Some((map.grid.index_of_id(n)?, n, f == Some(Feature::River)))
+                        })
+                        .collect()
+                })
+                .collect()
+        });
         map.coastal = map
             .grid
             .ids()
@@ -440,6 +484,24 @@ impl Map {
         self.grid
             .index_of_id(id)
             .map_or(&[], |i| self.dense.near[i].as_slice())
+    }
+
+    /// The neighbours of the hex at dense index `index` that land units may cross to in a
+    /// turn with or without `rain` ([`Map::land_crossing`]), as [`Map::near`] lists them,
+    /// each by dense index and id, with whether a river is crossed.
+    pub fn land_near_at(&self, index: usize, rain: bool) -> &[(usize, HexId, bool)] {
+        self.dense.land_near[usize::from(rain)]
+            .get(index)
+            .map_or(&[], Vec::as_slice)
+    }
+
+    /// The terrain of the hex at dense index `index` (all-sea off the map).
+    pub fn terrain_at(&self, index: usize) -> Terrain {
+        self.dense
+            .terrain
+            .get(index)
+            .copied()
+            .unwrap_or(Terrain::Sea)
     }
 
     /// Whether land units may cross a hexside with `feature` between two adjacent hexes
@@ -539,7 +601,7 @@ impl Map {
 
     /// The remembered sea routes from `start` within `budget` hexes, or `None` for a budget
     /// the game never gives (then search afresh).
-    pub fn sea_routes(&self, start: HexId, budget: u32) -> Option<&OnceLock<SeaRoutes>> {
+    pub fn sea_routes(&self, start: HexId, budget: u32) -> Option<&OnceLock<Arc<SeaReach>>> {
         let budget = SEA_BUDGETS.iter().position(|&b| b == budget)?;
         let hex = self.grid.index_of_id(start)?;
         self.routes.sea.get(hex * SEA_BUDGETS.len() + budget)

@@ -44,11 +44,12 @@ pub fn step_cost(state: &State, from: Place, to: Place) -> Option<u32> {
 fn map_step_cost(map: &Map, rain: bool, from: Place, to: Place) -> Option<u32> {
     match (from.inside, to.inside) {
         (false, false) => {
-            if !map.land_crossing(from.hex, to.hex, rain) {
-                return None;
-            }
-            let river = map.feature(from.hex, to.hex) == Some(crate::map::Feature::River);
-            Some(1 + u32::from(river))
+            // The hexes land units may cross to, each with whether a river is crossed.
+            let i = map.grid.index_of_id(from.hex)?;
+            map.land_near_at(i, rain)
+                .iter()
+                .find(|&&(_, n, _)| n == to.hex)
+                .map(|&(_, _, river)| 1 + u32::from(river))
         }
         (false, true) | (true, false) => {
             (from.hex == to.hex && map.site_at(from.hex).is_some()).then_some(1)
@@ -71,14 +72,14 @@ fn map_steps(map: &Map, rain: bool, p: Place, out: &mut Vec<(Place, u32)>) {
         out.push((Place::outside(p.hex), 1));
         return;
     }
+    let Some(i) = map.grid.index_of_id(p.hex) else {
+        return;
+    };
     if map.site_at(p.hex).is_some() {
         out.push((Place::inside(p.hex), 1));
     }
-    for &(n, feature) in map.near(p.hex) {
-        if map.land_crossing_with(p.hex, n, feature, rain) {
-            let river = feature == Some(crate::map::Feature::River);
-            out.push((Place::outside(n), 1 + u32::from(river)));
-        }
+    for &(_, n, river) in map.land_near_at(i, rain) {
+        out.push((Place::outside(n), 1 + u32::from(river)));
     }
 }
 

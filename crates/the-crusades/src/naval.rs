@@ -4,13 +4,14 @@
 //! weather and returning in March (12.6).
 
 use std::collections::{BTreeMap, BTreeSet};
+use std::sync::Arc;
 
 use engine::{Event, Log, RollRecord};
 use hexgrid::HexId;
 
 use crate::attrition::{spread_loss, Sharing};
 use crate::combat::loss_asps;
-use crate::map::{Map, Place, SeaRoutes};
+use crate::map::{Map, Place, SeaReach, SeaRoutes};
 use crate::orders::FleetOrder;
 use crate::scenario::Side;
 use crate::state::{FleetStatus, State, Status};
@@ -47,11 +48,16 @@ pub fn differential(attacker: u32, defender: u32) -> u32 {
 /// The Crusades 12.2.3, 12.2.6, 15.0 F: whether `hex` is a friendly port for `side`'s
 /// fleets: a port its land forces control, or an unoccupied neutral port.
 pub fn friendly_port(state: &State, side: Side, hex: HexId) -> bool {
-    let map = &state.scenario.map;
-    let Some(site) = map.site_at(hex) else {
-        return false;
-    };
-    map.sites[site].port
+    state
+        .scenario
+        .map
+        .site_at(hex)
+        .is_some_and(|site| friendly_port_site(state, side, site))
+}
+
+/// [`friendly_port`] for the city or castle `site`.
+pub fn friendly_port_site(state: &State, side: Side, site: usize) -> bool {
+    state.scenario.map.sites[site].port
         && (state.sites[site].control == Some(side)
             || (state.sites[site].control.is_none() && state.occupier(site).is_none()))
 }
@@ -61,11 +67,17 @@ pub fn friendly_port(state: &State, side: Side, hex: HexId) -> bool {
 /// each search is made once per scenario and remembered ([`Map::sea_routes`]); [`search`]
 /// is the plain search.
 pub fn reachable(state: &State, from: HexId) -> SeaRoutes {
+    reach(state, from).routes.clone()
+}
+
+/// [`reachable`] with its landfalls ([`SeaReach`]), remembered alike.
+pub fn reach(state: &State, from: HexId) -> Arc<SeaReach> {
     let map = &state.scenario.map;
     let budget = allowance(state);
+    let fresh = || Arc::new(SeaReach::new(map, search(map, from, budget)));
     match map.sea_routes(from, budget) {
-        Some(slot) => slot.get_or_init(|| search(map, from, budget)).clone(),
-        None => search(map, from, budget),
+        Some(slot) => slot.get_or_init(fresh).clone(),
+        None => fresh(),
     }
 }
 
@@ -347,6 +359,14 @@ pub fn aboard(state: &State, fleet: usize) -> Vec<usize> {
         .filter(|(_, l)| l.status == Status::Aboard(fleet))
         .map(|(i, _)| i)
         .collect()
+}
+
+/// Whether any leader is aboard a fleet ([`aboard`] not empty).
+pub fn carrying(state: &State, fleet: usize) -> bool {
+    state
+        .leaders
+        .iter()
+        .any(|l| l.status == Status::Aboard(fleet))
 }
 
 /// Eliminates a fleet; leaders aboard are lost with it.

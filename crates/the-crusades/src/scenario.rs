@@ -3,6 +3,8 @@
 //! (16.4), the calendar and its weather (16.1, 13.0), neutrals (15.0) and the Victory Point
 //! Schedule (16.5). Loaded from `third-crusade.toml` with the map and tables.
 
+use std::sync::{Arc, Mutex};
+
 use engine::{AuditEntry, DataErrors, DataSet, Provenance};
 use hexgrid::HexId;
 use serde::{Deserialize, Serialize};
@@ -196,6 +198,9 @@ pub struct Scenario {
     pub jerusalem_margin: u16,
     /// Every value's provenance.
     pub audit: Vec<AuditEntry>,
+    /// The indices of each side's leaders, then of its fleets, in order, by side
+    /// ([`Scenario::leaders_of`], [`Scenario::fleets_of`]).
+    by_side: [(Vec<usize>, Vec<usize>); 3],
 }
 
 const MONTHS: [&str; 12] = [
@@ -227,7 +232,69 @@ fn parse_turn(s: &str) -> Option<(u8, u8, u16)> {
     w.next().is_none().then_some((month, half, year))
 }
 
+/// The files a scenario is loaded from (besides `the-crusades/{id}.toml`): the scenario is
+/// a function of their text and nothing else.
+const SHARED_FILES: [&str; 2] = ["the-crusades/map.toml", "the-crusades/tables.toml"];
+
+/// How many differently loaded scenarios [`Scenario::shared`] keeps.
+const SHARED_KEPT: usize = 8;
+
+/// A scenario loaded once, with the texts it was loaded from.
+struct Loaded {
+    /// The scenario id.
+    id: String,
+    /// The text of each of [`SHARED_FILES`] and then of the scenario file.
+    texts: Vec<String>,
+    /// The scenario, shared by every game started from the same texts.
+    scenario: Arc<Scenario>,
+}
+
+/// Scenarios already loaded in this process, newest last ([`Scenario::shared`]).
+static LOADED: Mutex<Vec<Loaded>> = Mutex::new(Vec::new());
+
 impl Scenario {
+    /// The scenario `id` of `data`, loaded and checked once per process for the same file
+    /// texts and then shared (behind the `Arc`) by every game started from them, on any
+    /// thread: with it the routes its map remembers ([`Map::land_routes`],
+    /// [`Map::sea_routes`]), which the map alone decides. Data that differs in any of the
+    /// files read (an override folder) is loaded on its own; errors are never kept.
+    pub fn shared(data: &DataSet, id: &str) -> Result<Arc<Scenario>, DataErrors> {
+        let file = format!("the-crusades/{id}.toml");
+        let texts: Option<Vec<&str>> = SHARED_FILES
+            .iter()
+            .chain([&file.as_str()])
+            .map(|f| data.text(f).ok())
+            .collect();
+        let Some(texts) = texts else {
+            // A file is missing: the load names it.
+            return Scenario::load(data, id).map(Arc::new);
+        };
+        let same =
+            |l: &Loaded| l.id == id && l.texts.iter().map(String::as_str).eq(texts.iter().copied());
+        {
+            let loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(l) = loaded.iter().find(|l| same(l)) {
+                return Ok(Arc::clone(&l.scenario));
+            }
+        }
+        // Loaded outside the lock; two threads loading the same texts at once get equal
+        // scenarios, and the first one kept is shared from then on.
+        let scenario = Arc::new(Scenario::load(data, id)?);
+        let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(l) = loaded.iter().find(|l| same(l)) {
+            return Ok(Arc::clone(&l.scenario));
+        }
+        if loaded.len() == SHARED_KEPT {
+            loaded.remove(0);
+        }
+        loaded.push(Loaded {
+            id: id.to_string(),
+            texts: texts.iter().map(|t| t.to_string()).collect(),
+            scenario: Arc::clone(&scenario),
+        });
+        Ok(scenario)
+    }
+
     /// Loads and checks a scenario with the map and tables.
     pub fn load(data: &DataSet, id: &str) -> Result<Scenario, DataErrors> {
         let mut audit = Vec::new();
@@ -686,6 +753,16 @@ impl Scenario {
             }
         }
         e.locate(data);
+        let by_side = [Side::Crusaders, Side::Saracens, Side::Cypriots].map(|side| {
+            (
+                (0..leaders.len())
+                    .filter(|&l| leaders[l].side == side)
+                    .collect(),
+                (0..fleets.len())
+                    .filter(|&f| fleets[f].side == side)
+                    .collect(),
+            )
+        });
         e.into_result(Scenario {
             id: raw.id,
             title: raw.title,
@@ -706,7 +783,18 @@ impl Scenario {
             victory,
             jerusalem_margin: raw.jerusalem_rule.margin,
             audit,
+            by_side,
         })
+    }
+
+    /// The indices of `side`'s leaders, in order.
+    pub fn leaders_of(&self, side: Side) -> &[usize] {
+        &self.by_side[side as usize].0
+    }
+
+    /// The indices of `side`'s fleets, in order.
+    pub fn fleets_of(&self, side: Side) -> &[usize] {
+        &self.by_side[side as usize].1
     }
 
     /// The index of a leader by id.

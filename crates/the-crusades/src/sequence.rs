@@ -464,7 +464,8 @@ impl State {
     /// The Crusades 9.1 B, 6.3.2: when both sides moved into one empty city both stand
     /// outside it; ASPs above a city's limit stand outside.
     fn contested_cities(&mut self, moves: &[March]) {
-        let map = self.scenario.map.clone();
+        let scenario = std::sync::Arc::clone(&self.scenario);
+        let map = &scenario.map;
         for (si, site) in map.sites.iter().enumerate() {
             let inside = Place::inside(site.hex);
             let sides = self.sides_at(inside);

@@ -201,6 +201,50 @@ pub struct Options {
     pub ignore_jerusalem: bool,
 }
 
+/// A set of sides, kept in [`Side`] order: the sides with forces at a place
+/// ([`State::sides_present`]).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Sides(u8);
+
+impl Sides {
+    /// Every side, in order.
+    const ALL: [Side; 3] = [Side::Crusaders, Side::Saracens, Side::Cypriots];
+
+    fn bit(side: Side) -> u8 {
+        1 << side as u8
+    }
+
+    /// Adds a side.
+    pub fn insert(&mut self, side: Side) {
+        self.0 |= Sides::bit(side);
+    }
+
+    /// Whether the set holds `side`.
+    pub fn contains(self, side: Side) -> bool {
+        self.0 & Sides::bit(side) != 0
+    }
+
+    /// Whether the set is empty.
+    pub fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The first side in order.
+    pub fn first(self) -> Option<Side> {
+        self.iter().next()
+    }
+
+    /// Whether the set holds an enemy of `side`.
+    pub fn any_enemy_of(self, side: Side) -> bool {
+        self.iter().any(|s| s.enemy_of(side))
+    }
+
+    /// The sides, in order.
+    pub fn iter(self) -> impl Iterator<Item = Side> {
+        Sides::ALL.into_iter().filter(move |&s| self.contains(s))
+    }
+}
+
 /// The whole game.
 #[derive(Clone, Debug, Serialize)]
 pub struct State {
@@ -393,27 +437,32 @@ impl State {
 
     /// Every ASP of `side` at `place`: leaders' and leaderless.
     pub fn asps_at(&self, side: Side, place: Place) -> u16 {
-        self.side_leaders_at(side, place)
-            .iter()
-            .map(|&i| self.leaders[i].asps)
+        self.leaders_at(place)
+            .filter(|&i| self.side_of(i) == side)
+            .map(|i| self.leaders[i].asps)
             .sum::<u16>()
             + self.garrison_at(side, place)
     }
 
-    /// Sides with forces (leaders or ASPs) at `place`.
+    /// Sides with forces (leaders or ASPs) at `place`, in order.
     pub fn sides_at(&self, place: Place) -> Vec<Side> {
-        let mut out: Vec<Side> = self
-            .leaders_at(place)
-            .map(|i| self.side_of(i))
-            .chain(
-                self.garrisons
-                    .iter()
-                    .filter(|g| g.place == place && g.asps > 0)
-                    .map(|g| g.side),
-            )
-            .collect();
-        out.sort();
-        out.dedup();
+        self.sides_present(place).iter().collect()
+    }
+
+    /// Sides with forces (leaders or ASPs) at `place`, as a set: [`State::sides_at`]
+    /// without building a list.
+    pub fn sides_present(&self, place: Place) -> Sides {
+        let mut out = Sides::default();
+        for (i, l) in self.leaders.iter().enumerate() {
+            if l.place == Some(place) && l.status == Status::Active {
+                out.insert(self.side_of(i));
+            }
+        }
+        for g in &self.garrisons {
+            if g.place == place && g.asps > 0 {
+                out.insert(g.side);
+            }
+        }
         out
     }
 
@@ -421,16 +470,13 @@ impl State {
     /// inherent garrison for its controller, 10.2.3), if any.
     pub fn occupier(&self, site: usize) -> Option<Side> {
         let hex = self.scenario.map.sites[site].hex;
-        self.sides_at(Place::inside(hex))
-            .first()
-            .copied()
-            .or_else(|| {
-                if self.sites[site].castle_garrison {
-                    self.sites[site].control
-                } else {
-                    None
-                }
-            })
+        self.sides_present(Place::inside(hex)).first().or_else(|| {
+            if self.sites[site].castle_garrison {
+                self.sites[site].control
+            } else {
+                None
+            }
+        })
     }
 
     /// Whether a city or castle is under siege (10.3.8): occupied, with an enemy force in the
@@ -439,16 +485,16 @@ impl State {
         let hex = self.scenario.map.sites[site].hex;
         match self.occupier(site) {
             Some(o) => self
-                .sides_at(Place::outside(hex))
+                .sides_present(Place::outside(hex))
                 .iter()
-                .any(|s| s.enemy_of(o) && self.has_leader(*s, Place::outside(hex))),
+                .any(|s| s.enemy_of(o) && self.has_leader(s, Place::outside(hex))),
             None => false,
         }
     }
 
     /// Whether `side` has a leader at `place`.
     pub fn has_leader(&self, side: Side, place: Place) -> bool {
-        !self.side_leaders_at(side, place).is_empty()
+        self.leaders_at(place).any(|i| self.side_of(i) == side)
     }
 
     /// Whether a site is friendly to `side`: controlled by it (11.1.5).

@@ -19,11 +19,16 @@ pub const SARACEN_SOURCES: [&str; 4] = ["Damascus", "Cairo", "Jerusalem", "Alepp
 /// Crusaders every friendly port not blockaded by enemy fleets; for the Saracens Damascus,
 /// Cairo, Jerusalem and Aleppo while they control them.
 pub fn sources(state: &State, side: Side) -> BTreeSet<HexId> {
+    source_hexes(state, side).collect()
+}
+
+/// [`sources`], one by one in the map's order of sites.
+fn source_hexes(state: &State, side: Side) -> impl Iterator<Item = HexId> + '_ {
     let map = &state.scenario.map;
     map.sites
         .iter()
         .enumerate()
-        .filter(|(i, s)| {
+        .filter(move |(i, s)| {
             state.friendly_site(*i, side)
                 && match side {
                     Side::Saracens => SARACEN_SOURCES.contains(&s.name.as_str()),
@@ -31,7 +36,6 @@ pub fn sources(state: &State, side: Side) -> BTreeSet<HexId> {
                 }
         })
         .map(|(_, s)| s.hex)
-        .collect()
 }
 
 /// The Crusades 11.1.6: how many barren hexes in a row a line may cross.
@@ -48,46 +52,58 @@ pub fn has_loc(state: &State, zones: &Zones, side: Side, place: Place, asps: u16
     if place.inside {
         return true;
     }
-    let srcs = sources(state, side);
-    if srcs.contains(&place.hex) {
-        return true;
+    let map = &state.scenario.map;
+    let mut source = vec![false; map.grid.len()];
+    for h in source_hexes(state, side) {
+        if h == place.hex {
+            return true;
+        }
+        if let Some(i) = map.grid.index_of_id(h) {
+            source[i] = true;
+        }
     }
     if by_fleet(state, side, place.hex, asps) {
         return true;
     }
-    let map = &state.scenario.map;
     let rain = state.turn_info().rain;
     let limit = barren_limit(side);
-    // 11.1.2 C: a friendly force negates an enemy ZOI for the line.
-    let blocked = |h: HexId| {
-        zones.enemy_of(side, h) && state.sides_at(Place::outside(h)).iter().all(|s| *s != side)
+    let Some(from) = map.grid.index_of_id(place.hex) else {
+        return false;
     };
-    let run = |h: HexId, before: u8| {
-        if map.terrain(h) == Terrain::Barren {
+    // 11.1.2 C: a friendly force negates an enemy ZOI for the line.
+    let blocked = |i: usize, h: HexId| {
+        zones.enemy_of_at(side, h, i) && !state.sides_present(Place::outside(h)).contains(side)
+    };
+    let run = |i: usize, before: u8| {
+        if map.terrain_at(i) == Terrain::Barren {
             before + 1
         } else {
             0
         }
     };
-    let start = run(place.hex, 0);
-    let mut seen = BTreeSet::new();
-    let mut queue = VecDeque::from([(place.hex, start)]);
-    seen.insert((place.hex, start));
-    while let Some((h, b)) = queue.pop_front() {
-        for &(n, feature) in map.near(h) {
-            if !map.land_crossing_with(h, n, feature, rain) {
-                continue;
-            }
-            if srcs.contains(&n) {
+    // The search's states: a hex by the grid's dense index, with the barren hexes crossed
+    // in a row to reach it (0..=limit).
+    let runs = usize::from(limit) + 1;
+    let start = run(from, 0);
+    let mut seen = vec![false; map.grid.len() * runs];
+    seen[from * runs + usize::from(start)] = true;
+    let mut queue = VecDeque::with_capacity(64);
+    queue.push_back((from, start));
+    while let Some((i, b)) = queue.pop_front() {
+        for &(n, id, _) in map.land_near_at(i, rain) {
+            if source[n] {
                 return true;
             }
             let nb = run(n, b);
-            if nb > limit || blocked(n) {
+            if nb > limit {
                 continue;
             }
-            if seen.insert((n, nb)) {
-                queue.push_back((n, nb));
+            let key = n * runs + usize::from(nb);
+            if seen[key] || blocked(n, id) {
+                continue;
             }
+            seen[key] = true;
+            queue.push_back((n, nb));
         }
     }
     false
@@ -108,7 +124,5 @@ pub fn by_fleet(state: &State, side: Side, hex: HexId, asps: u16) -> bool {
         return false;
     }
     let map = &state.scenario.map;
-    sources(state, side)
-        .iter()
-        .any(|&p| map.distance(hex, p) <= 5)
+    source_hexes(state, side).any(|p| map.distance(hex, p) <= 5)
 }

@@ -9,7 +9,7 @@ use hexgrid::HexId;
 use crate::map::{Feature, Place};
 use crate::orders::Order;
 use crate::scenario::Side;
-use crate::state::{State, Status};
+use crate::state::{Sides, State, Status};
 
 /// Who influences a hex: the side, and the city or castle whose force exerts it (`None` for
 /// a force with a Defend order in the open).
@@ -25,6 +25,9 @@ pub struct Source {
 #[derive(Clone, Debug, Default)]
 pub struct Zones {
     by_hex: BTreeMap<HexId, Vec<Source>>,
+    /// The sides influencing each hex, by the grid's dense index (for lines of
+    /// communication, which ask it at every step); empty unless computed.
+    sides: Vec<Sides>,
 }
 
 impl Zones {
@@ -90,7 +93,23 @@ impl Zones {
         for &(side, place) in defending {
             z.add(place.hex, Source { side, site: None });
         }
+        z.sides = vec![Sides::default(); map.grid.len()];
+        for (&hex, sources) in &z.by_hex {
+            if let Some(i) = map.grid.index_of_id(hex) {
+                for s in sources {
+                    z.sides[i].insert(s.side);
+                }
+            }
+        }
         z
+    }
+
+    /// [`Zones::enemy_of`] for the hex `hex` at the grid's dense index `index`.
+    pub fn enemy_of_at(&self, side: Side, hex: HexId, index: usize) -> bool {
+        match self.sides.get(index) {
+            Some(sides) => sides.any_enemy_of(side),
+            None => self.enemy_of(side, hex),
+        }
     }
 
     fn add(&mut self, hex: HexId, src: Source) {

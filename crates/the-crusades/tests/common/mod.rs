@@ -3,19 +3,13 @@
 
 #![allow(dead_code)]
 
-use engine::{DiceMode, Game, Seat, Session, Setup};
+use engine::{Game, Seat, Session, Setup};
 use the_crusades::state::Phase;
 use the_crusades::Action;
 
 /// A new game of the Third Crusade.
 pub fn session(seed: u64) -> Session<the_crusades::State> {
-    let setup = Setup {
-        scenario: "third-crusade".into(),
-        options: vec![],
-        seed,
-        dice: DiceMode::Seeded,
-        position: None,
-    };
+    let setup = Setup::seeded("third-crusade", seed);
     Session::new(setup, &the_crusades::builtin_data(), "the-crusades").expect("starts")
 }
 
