@@ -162,7 +162,7 @@ impl Tunnels {
                 rules.scenario.engineering.tunnel_base_distance
             ));
         }
-        if !rules.map.between_outerworks_and_foss().contains(&hex) {
+        if !rules.map.is_between(hex) {
             return Err(format!(
                 "{} is not between the outerworks and the foss",
                 rules.map.id(hex)

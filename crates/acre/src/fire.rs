@@ -71,11 +71,11 @@ pub fn result(rules: &Rules, rating: u8, roll: u8, modifier: i32) -> CombatResul
 }
 
 /// Where a firer stands, its side and fire class.
-fn firer_facts(
-    rules: &Rules,
+fn firer_facts<'a>(
+    rules: &'a Rules,
     pos: &Position,
     firer: Firer,
-) -> Result<(Hex, Side, String, bool), String> {
+) -> Result<(Hex, Side, &'a str, bool), String> {
     match firer {
         Firer::Unit(u) => {
             let ty = rules.unit_type(u);
@@ -89,7 +89,7 @@ fn firer_facts(
             Ok((
                 at,
                 rules.side_of(u),
-                ty.fire_class.clone().unwrap_or_default(),
+                ty.fire_class.as_deref().unwrap_or_default(),
                 false,
             ))
         }
@@ -109,7 +109,7 @@ fn firer_facts(
                 .at
                 .hex()
                 .ok_or("the engine is not on the map")?;
-            Ok((at, siege.side, class.to_string(), true))
+            Ok((at, siege.side, class, true))
         }
     }
 }
@@ -123,6 +123,21 @@ pub fn check_fire(
     firer: Firer,
     target: Hex,
     charging: &[usize],
+) -> Result<u8, String> {
+    check_fire_seen(rules, pos, firer, target, charging, |from, to| {
+        line_of_sight(rules, from, to)
+    })
+}
+
+/// [`check_fire`] with the lines of sight of [`line_of_sight`] asked of `sight` (from the
+/// firer's hex to the target's), which may keep them.
+pub fn check_fire_seen(
+    rules: &Rules,
+    pos: &Position,
+    firer: Firer,
+    target: Hex,
+    charging: &[usize],
+    sight: impl FnOnce(Hex, Hex) -> bool,
 ) -> Result<u8, String> {
     let (at, side, class, engine) = firer_facts(rules, pos, firer)?;
     let id = || rules.map.id(target);
@@ -148,13 +163,13 @@ pub fn check_fire(
         ));
     }
     let range = at.distance(target);
-    let r = rating(rules, &class, range).ok_or_else(|| {
+    let r = rating(rules, class, range).ok_or_else(|| {
         format!(
             "{} is {range} hexes away: no effect at that range (9.4)",
             id()
         )
     })?;
-    if !line_of_sight(rules, at, target) {
+    if !sight(at, target) {
         return Err(format!("no line of sight to {} (9.11, 9.12)", id()));
     }
     Ok(r)

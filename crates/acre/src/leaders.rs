@@ -37,6 +37,21 @@ pub fn traces_to<P: Pieces + ?Sized>(
     target: Hex,
     radius: u32,
 ) -> bool {
+    let enemy_controls = |h: Hex| zoc::controlled(rules, pos, h, side.enemy());
+    trace(rules, pos, side, from, target, radius, enemy_controls)
+}
+
+/// [`traces_to`] with the enemy's zones of control asked of `enemy_controls` (which answers
+/// as [`zoc::controlled`] does for the enemy of `side`).
+fn trace<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    side: Side,
+    from: Hex,
+    target: Hex,
+    radius: u32,
+    enemy_controls: impl Fn(Hex) -> bool,
+) -> bool {
     if from == target {
         return true;
     }
@@ -44,10 +59,26 @@ pub fn traces_to<P: Pieces + ?Sized>(
         match pos.side_at(rules, h) {
             Some(s) if s != side => false,
             Some(_) => true,
-            None => !zoc::controlled(rules, pos, h, side.enemy()),
+            None => !enemy_controls(h),
         }
     };
-    // The hexes reached, by the map's dense index (every neighbour is on the map).
+    flood(rules, from, radius, passable, |n, _, pass| {
+        pass && n == target
+    })
+}
+
+/// Acre 14.1: a breadth-first trace from `from` for up to `radius` steps through the hexes
+/// `passable` lets it pass. `meet` is told of each hex met that the trace has not passed
+/// (with its grid index and whether it may be passed) and ends the trace by answering true;
+/// the result says whether it did.
+fn flood(
+    rules: &Rules,
+    from: Hex,
+    radius: u32,
+    passable: impl Fn(Hex) -> bool,
+    mut meet: impl FnMut(Hex, usize, bool) -> bool,
+) -> bool {
+    // By the map's dense index (every neighbour is on the map).
     let grid = rules.map.grid;
     let mut seen = vec![false; grid.len()];
     if let Some(k) = grid.index(from) {
@@ -59,19 +90,54 @@ pub fn traces_to<P: Pieces + ?Sized>(
         for h in frontier {
             for n in rules.map.neighbours(h) {
                 let Some(k) = grid.index(n) else { continue };
-                if seen[k] || !passable(n) {
+                if seen[k] {
                     continue;
                 }
-                if n == target {
+                let pass = passable(n);
+                if meet(n, k, pass) {
                     return true;
                 }
-                seen[k] = true;
-                next.push(n);
+                if pass {
+                    seen[k] = true;
+                    next.push(n);
+                }
             }
         }
         frontier = next;
     }
     false
+}
+
+/// Acre 14.1, 14.11: by each hex's grid index, whether [`traces_to`] from the leader's hex
+/// `from` within `radius` would reach a friendly combat unit of `side` placed in that hex
+/// (the hex empty in `pos`): the answers for every hex at once, for the set-up that tries a
+/// unit in each. A unit placed in a hex changes only whether that hex may be passed, and
+/// the trace ends as soon as it meets the target: so the target is reached when it lies
+/// next to a hex the trace reaches in fewer than `radius` steps (or is the leader's own).
+pub fn command_reach<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    side: Side,
+    from: Hex,
+    radius: u32,
+) -> Vec<bool> {
+    let passable = |h: Hex| -> bool {
+        match pos.side_at(rules, h) {
+            Some(s) if s != side => false,
+            Some(_) => true,
+            None => !zoc::controlled(rules, pos, h, side.enemy()),
+        }
+    };
+    let mut reached = vec![false; rules.map.grid.len()];
+    let Some(k) = rules.map.grid.index(from) else {
+        return reached;
+    };
+    reached[k] = true;
+    flood(rules, from, radius, passable, |_, k, _| {
+        reached[k] = true;
+        false
+    });
+    reached
 }
 
 /// The hex of a leader in play.
@@ -98,12 +164,40 @@ pub fn within_twice_radius<P: Pieces + ?Sized>(
     within(rules, pos, unit, conrad, 2)
 }
 
+/// [`within_twice_radius`] with the enemy's zones of control by each hex's grid index (as
+/// [`zoc::control`] gives them for the enemy of the unit's side).
+pub fn within_twice_radius_in<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    unit: usize,
+    conrad: bool,
+    enemy_control: &[bool],
+) -> bool {
+    let grid = rules.map.grid;
+    let enemy_controls = |h: Hex| grid.index(h).is_some_and(|k| enemy_control[k]);
+    within_by(rules, pos, unit, conrad, 2, enemy_controls)
+}
+
 fn within<P: Pieces + ?Sized>(
     rules: &Rules,
     pos: &P,
     unit: usize,
     conrad: bool,
     times: u32,
+) -> bool {
+    let enemy = rules.side_of(unit).enemy();
+    let enemy_controls = |h: Hex| zoc::controlled(rules, pos, h, enemy);
+    within_by(rules, pos, unit, conrad, times, enemy_controls)
+}
+
+/// [`within`] with the enemy's zones of control asked of `enemy_controls`.
+fn within_by<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    unit: usize,
+    conrad: bool,
+    times: u32,
+    enemy_controls: impl Fn(Hex) -> bool,
 ) -> bool {
     let Some(at) = pos.position().hex_of(unit) else {
         return false;
@@ -114,14 +208,8 @@ fn within<P: Pieces + ?Sized>(
         .filter(|&l| commands(rules, l, conrad, contingent))
         .filter_map(|l| leader_hex(pos.position(), l).map(|h| (l, h)))
         .any(|(l, h)| {
-            traces_to(
-                rules,
-                pos,
-                side,
-                h,
-                at,
-                rules.leaders[l].radius as u32 * times,
-            )
+            let radius = rules.leaders[l].radius as u32 * times;
+            trace(rules, pos, side, h, at, radius, &enemy_controls)
         })
 }
 

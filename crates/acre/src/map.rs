@@ -167,11 +167,20 @@ pub struct Map {
     /// worked out once from `all_sea`.
     all_sea_sides: HexMap<u8>,
     areas: BTreeMap<String, Vec<Hex>>,
+    /// [`Map::distance_to`] of every hex for the classes the rules measure from (the foss,
+    /// 5.16 and 17.0; the walls, 11.32 and 13.22), worked out once.
+    near: Vec<(Vec<Class>, HexMap<Option<u32>>)>,
+    /// [`Map::between_outerworks_and_foss`], worked out once.
+    between: BTreeSet<Hex>,
     /// Names printed on the map.
     pub labels: Vec<(Hex, String)>,
     /// Where the map comes from.
     pub provenance: Provenance,
 }
+
+/// The classes whose distances [`Map::distance_to`] keeps for every hex: the foss (5.16,
+/// 17.0) and the walls (11.32, 13.22).
+const NEAR: [&[Class]; 2] = [&[Class::Foss], &[Class::Wall, Class::Tower]];
 
 /// Reads a hex list of ids and column runs (`"1806..1815"`), pushing problems to `errors`
 /// ([`engine::hex_list`]).
@@ -347,7 +356,7 @@ impl Map {
                 .filter(|(_, side)| all_sea.contains(side))
                 .fold(0u8, |bits, (d, _)| bits | 1 << d)
         });
-        let map = Map {
+        let mut map = Map {
             title: raw.title.clone(),
             grid,
             terrains,
@@ -357,9 +366,20 @@ impl Map {
             all_sea,
             all_sea_sides,
             areas,
+            near: Vec::new(),
+            between: BTreeSet::new(),
             labels,
             provenance: raw.provenance.clone(),
         };
+        map.between = map.flood_between();
+        map.near = NEAR
+            .iter()
+            .map(|classes| {
+                let of = map.hexes_of(classes);
+                let near = HexMap::from_fn(grid, |h| of.iter().map(|x| x.distance(h)).min());
+                (classes.to_vec(), near)
+            })
+            .collect();
         errors.into_result(map)
     }
 
@@ -448,6 +468,17 @@ impl Map {
     /// reached from a foss hex without crossing the outerworks, the walls or the sea, with the
     /// foss and the outerworks hexes that bound it (rules-notes: "between").
     pub fn between_outerworks_and_foss(&self) -> BTreeSet<Hex> {
+        self.between.clone()
+    }
+
+    /// Whether the hex lies [between the outerworks and the
+    /// foss](Map::between_outerworks_and_foss).
+    pub fn is_between(&self, hex: Hex) -> bool {
+        self.between.contains(&hex)
+    }
+
+    /// [`Map::between_outerworks_and_foss`] worked out from the terrain.
+    fn flood_between(&self) -> BTreeSet<Hex> {
         let mut seen: BTreeSet<Hex> = self.hexes_of(&[Class::Foss]).into_iter().collect();
         let mut stack: Vec<Hex> = seen.iter().copied().collect();
         while let Some(h) = stack.pop() {
@@ -469,6 +500,10 @@ impl Map {
 
     /// The distance in hexes from `hex` to the nearest hex of one of `classes`.
     pub fn distance_to(&self, hex: Hex, classes: &[Class]) -> Option<u32> {
+        let known = self.near.iter().find(|(c, _)| c == classes);
+        if let Some(&d) = known.and_then(|(_, near)| near.get(hex)) {
+            return d;
+        }
         self.grid
             .hexes()
             .filter(|h| classes.contains(&self.class(*h)))
@@ -484,6 +519,36 @@ mod tests {
 
     /// The tables worked out once (classes, all-sea sides) answer as the terrain and the
     /// all-sea hexsides they come from, on the map and off it.
+    /// The distances kept for every hex are those measured hex by hex, on the map and off it,
+    /// and the ground kept between the outerworks and the foss is the one flooded afresh.
+    #[test]
+    fn the_kept_distances_and_ground_agree_with_the_plain_measure() {
+        let r = crate::Rules::load(&crate::builtin_data()).unwrap();
+        let m = &r.map;
+        assert_eq!(m.between_outerworks_and_foss(), m.flood_between());
+        assert!(m
+            .grid
+            .hexes()
+            .all(|h| m.is_between(h) == m.flood_between().contains(&h)));
+        let off = m
+            .grid
+            .hexes()
+            .flat_map(|h| h.neighbours())
+            .filter(|n| !m.on_map(*n));
+        for h in m.grid.hexes().chain(off) {
+            for classes in NEAR {
+                let plain = m
+                    .grid
+                    .hexes()
+                    .filter(|x| classes.contains(&m.class(*x)))
+                    .map(|x| x.distance(h))
+                    .min();
+                assert_eq!(m.distance_to(h, classes), plain, "{}", m.id(h));
+                assert!(plain.is_some());
+            }
+        }
+    }
+
     #[test]
     fn the_tables_agree_with_the_terrain_and_the_hexsides() {
         let r = crate::Rules::load(&crate::builtin_data()).unwrap();

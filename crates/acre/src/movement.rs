@@ -32,6 +32,15 @@ impl Mover {
             cavalry: rules.unit_type(unit).cavalry,
         }
     }
+
+    /// The mover for a piece of `side` that is not a combat unit (a leader, a siege tower).
+    pub fn piece(side: Side) -> Mover {
+        Mover {
+            side,
+            combat: false,
+            cavalry: false,
+        }
+    }
 }
 
 /// Why a move into a hex is prohibited ([`entry`]); [`Barrier::text`] says it in words.
@@ -179,6 +188,31 @@ pub fn allowance<P: Pieces + ?Sized>(
     strategic: bool,
     conrad: bool,
 ) -> u32 {
+    allowance_by(rules, pos, unit, strategic, conrad, None)
+}
+
+/// [`allowance`] with the enemy's zones of control by each hex's grid index (as
+/// [`zoc::control`] gives them for the enemy of the unit's side), for the command radius.
+pub fn allowance_in<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    unit: usize,
+    strategic: bool,
+    conrad: bool,
+    enemy_control: &[bool],
+) -> u32 {
+    allowance_by(rules, pos, unit, strategic, conrad, Some(enemy_control))
+}
+
+/// [`allowance`], with the enemy's zones of control given or asked hex by hex.
+fn allowance_by<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    unit: usize,
+    strategic: bool,
+    conrad: bool,
+    enemy_control: Option<&[bool]>,
+) -> u32 {
     let ma = rules.units[unit].movement as u32;
     if strategic {
         return 2 * ma * 2;
@@ -188,6 +222,8 @@ pub fn allowance<P: Pieces + ?Sized>(
         .all(|l| pos.position().leaders[l].dead);
     let full = if rules.unit_type(unit).cavalry {
         !leader_dead
+    } else if let Some(control) = enemy_control {
+        leaders::within_twice_radius_in(rules, pos, unit, conrad, control)
     } else {
         leaders::within_twice_radius(rules, pos, unit, conrad)
     };
@@ -268,7 +304,7 @@ pub fn may_deploy_siege(rules: &Rules, pos: &Position, siege: usize, hex: Hex) -
     match s.side {
         Side::Moslem => rules.map.in_acre(hex),
         Side::Crusader => {
-            let between = rules.map.between_outerworks_and_foss().contains(&hex);
+            let between = rules.map.is_between(hex);
             let ditch = pos.unfilled_foss(rules, hex) || rules.map.class(hex) == Class::Outerworks;
             let big = matches!(s.kind, SiegeKind::GiantCatapult | SiegeKind::SiegeTower);
             between && !(big && ditch)

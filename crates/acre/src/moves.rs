@@ -3,64 +3,262 @@
 //! of control of [`crate::zoc`], off-map army units entering from the map edges, and the
 //! relocation of siege units in the Strategic Movement Segment. The path found is the one the
 //! move takes, so that what it passes through is known (5.12, 12.23, 12.34).
+//!
+//! The search runs on the map's dense hex indices with each hex's entry cost worked out once
+//! a search and the enemy's zones of control kept while the enemy stands still
+//! ([`zoc::control_kept`]); the last search is kept on the thread, so that the move chosen
+//! from the legal actions is checked and its path taken without searching again. [`plain`]
+//! is the same search asked of the rules hex by hex, which the tests hold it to.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
+use std::rc::Rc;
+use std::sync::{Arc, Weak};
 
-use hexgrid::{search, Hex};
+use hexgrid::Hex;
 
 use crate::intervention::ENTRY_COST;
 use crate::map::Class;
 use crate::movement::{self, Mover};
 use crate::position::{Board, Location, Pieces};
 use crate::retreat;
-use crate::rules::{Side, SiegeKind};
+use crate::rules::{Rules, Side, SiegeKind};
 use crate::setup::Piece;
-use crate::state::State;
+use crate::state::{Derived, State, OFF_MAP};
 use crate::zoc;
+use crate::Position;
 
-/// A node of the movement search: off the map (an army unit about to enter) or a hex.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
-enum Node {
-    Off,
-    At(Hex),
+/// No position in [`Reach`]: a node not reached, or the start's parent.
+const NONE: u32 = u32::MAX;
+
+/// A node reached by [`Reach::run`]: its number, its cheapest cost and the position of the
+/// node before it on its cheapest path.
+#[derive(Clone, Copy, Debug)]
+struct Reached {
+    node: u32,
+    cost: u32,
+    parent: u32,
 }
 
-/// A movement search made: what moved, from where, with what allowance, and every node it
-/// reached with its cheapest cost.
-struct Searched {
+/// The cheapest-cost search of [`hexgrid::search`] over nodes numbered densely (the map's
+/// hexes by grid index, and off the map after them), giving the same costs, paths and
+/// order: ties are broken by the order in which nodes were first generated.
+struct Reach {
+    /// By node number: its position in `nodes` ([`NONE`]: not reached).
+    index: Vec<u32>,
+    /// The nodes reached, in the order first generated; the start first.
+    nodes: Vec<Reached>,
+    /// Positions in `nodes`, in the order settled (non-decreasing cost).
+    order: Vec<u32>,
+}
+
+impl Reach {
+    /// Searches from `start` within `budget` among `count` nodes: `successors(n, out)`
+    /// pushes each next node and the cost of the step to it, `may_continue(n)` says whether
+    /// a node reached (other than the start) is expanded further, as in [`hexgrid::search`].
+    fn run(
+        count: usize,
+        start: u32,
+        budget: u32,
+        mut successors: impl FnMut(u32, &mut Vec<(u32, u32)>),
+        mut may_continue: impl FnMut(u32) -> bool,
+    ) -> Reach {
+        use std::cmp::Reverse;
+        let mut index = vec![NONE; count];
+        // Room for a move's usual reach, so that the lists seldom grow.
+        let room = count.min(512);
+        let mut nodes = Vec::with_capacity(room);
+        nodes.push(Reached {
+            node: start,
+            cost: 0,
+            parent: NONE,
+        });
+        let mut order = Vec::with_capacity(room);
+        let mut heap = std::collections::BinaryHeap::with_capacity(room);
+        let mut buf = Vec::with_capacity(6);
+        index[start as usize] = 0;
+        heap.push(Reverse(0u64));
+        while let Some(Reverse(key)) = heap.pop() {
+            let cost = (key >> 32) as u32;
+            let i = key as u32;
+            if nodes[i as usize].cost != cost {
+                continue;
+            }
+            order.push(i);
+            let node = nodes[i as usize].node;
+            if i != 0 && !may_continue(node) {
+                continue;
+            }
+            buf.clear();
+            successors(node, &mut buf);
+            for &(next, step) in &buf {
+                let Some(next_cost) = cost.checked_add(step) else {
+                    continue;
+                };
+                if next_cost > budget {
+                    continue;
+                }
+                let j = index[next as usize];
+                let pos = if j == NONE {
+                    let j = nodes.len() as u32;
+                    index[next as usize] = j;
+                    nodes.push(Reached {
+                        node: next,
+                        cost: next_cost,
+                        parent: i,
+                    });
+                    j
+                } else {
+                    let reached = &mut nodes[j as usize];
+                    if next_cost >= reached.cost {
+                        continue;
+                    }
+                    reached.cost = next_cost;
+                    reached.parent = i;
+                    j
+                };
+                heap.push(Reverse((u64::from(next_cost) << 32) | u64::from(pos)));
+            }
+        }
+        Reach {
+            index,
+            nodes,
+            order,
+        }
+    }
+
+    /// The nodes reached and their cheapest costs, in the order settled.
+    fn settled(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+        self.order.iter().map(|&i| {
+            let n = self.nodes[i as usize];
+            (n.node, n.cost)
+        })
+    }
+
+    /// The nodes of the cheapest path to `node`, the start first (empty if not reached).
+    fn path_to(&self, node: u32) -> Vec<u32> {
+        let mut i = self.index[node as usize];
+        let mut path = Vec::new();
+        while i != NONE {
+            let n = self.nodes[i as usize];
+            path.push(n.node);
+            i = n.parent;
+        }
+        path.reverse();
+        path
+    }
+}
+
+/// What entering a hex costs a mover in a search, whatever hex it comes from, but for
+/// the wall rules that ask where it comes from ([`movement::entry`], 5.22-5.24, 6.23).
+#[derive(Clone, Copy, Debug)]
+enum Entry {
+    /// Prohibited.
+    Closed,
+    /// This many half Movement Points.
+    Open(u32),
+    /// An unbreached Wall/Tower hex: the cost from another Wall/Tower hex, and from any
+    /// other (`None`: prohibited, the hex being enemy-controlled).
+    Wall(u32, Option<u32>),
+}
+
+/// The piece's move worked out: from where, with what allowance, the position without it
+/// and every node it reached.
+struct Search<'a> {
+    rules: &'a Rules,
     /// The position without the moving piece.
-    moved: crate::Position,
-    start: Node,
+    board: Board<'a>,
+    /// The start's node.
+    start: u32,
+    /// The node off the map (an army unit about to enter).
+    off: u32,
     mover: Mover,
     budget: u32,
-    reached: hexgrid::Reached<Node>,
+    reach: Reach,
 }
 
-/// The movement search of a combat unit or leader (not a siege unit).
-fn search_moves(s: &State, piece: Piece, strategic: bool) -> Option<Searched> {
+/// What entering `to` costs the mover ([`Entry`]), as [`movement::entry`] answers for each
+/// hex it may come from, with 9.24's road rates taken away when `no_road`.
+fn entry_into(
+    r: &Rules,
+    d: &Derived,
+    board: &Board,
+    mover: Mover,
+    (k, to): (usize, Hex),
+    enemy_controls: bool,
+    no_road: bool,
+) -> Entry {
+    let [unit, leader, siege] = board.cell(k);
+    let side_there = unit.map(|u| r.side_of(u));
+    if side_there == Some(mover.side.enemy()) {
+        return Entry::Closed;
+    }
+    if !mover.combat {
+        let enemy_leader = leader.is_some_and(|l| r.leaders[l].side != mover.side);
+        let enemy_siege = siege.is_some_and(|e| r.siege[e].side != mover.side);
+        if enemy_leader || enemy_siege {
+            return Entry::Closed;
+        }
+    }
+    let class = d.classes[k];
+    if mover.cavalry && class == Class::Marsh {
+        return Entry::Closed;
+    }
+    let road = |c: u32| {
+        if no_road {
+            movement::without_road_rates(r, to, c)
+        } else {
+            c
+        }
+    };
+    let p = board.position();
+    if class.is_wall_or_tower() {
+        let t = &r.tables;
+        if mover.cavalry
+            && side_there != Some(mover.side)
+            && !zoc::controlled(r, board, to, mover.side)
+        {
+            return Entry::Closed;
+        }
+        if p.breached(r, to) {
+            return Entry::Open(road(t.breached_cost as u32));
+        }
+        let other = (!enemy_controls).then(|| road(t.from_other_cost as u32));
+        return Entry::Wall(road(t.from_wall_cost as u32), other);
+    }
+    match p.effects(r, to).cost {
+        Some(c) => Entry::Open(road(u32::from(c))),
+        None => Entry::Closed,
+    }
+}
+
+/// The movement search of a combat unit or leader (not a siege unit), handed to `then`.
+fn search_moves<T>(
+    s: &State,
+    piece: Piece,
+    strategic: bool,
+    then: impl FnOnce(Search) -> T,
+) -> Option<T> {
     let r = &s.rules;
+    let d = &s.derived;
     let side = s.side_of_piece(piece);
     let enemy = side.enemy();
-    let mut moved = s.pos.clone();
+    // The board of the position, then without the moving piece.
+    let mut board = Board::new(r, &s.pos);
     let (start, mover, budget) = match piece {
         Piece::Unit(u) => {
-            moved.units[u].at = Location::OffMap;
             let at = s.pos.units[u].at;
             let budget = if at == Location::OffMap {
                 2 * u32::from(r.units[u].movement)
             } else {
-                movement::allowance(r, &Board::new(r, &s.pos), u, strategic, s.conrad)
+                let control = zoc::control_kept(r, &board, enemy);
+                movement::allowance_in(r, &board, u, strategic, s.conrad, &control)
             };
             (at, Mover::unit(r, u), budget)
         }
         Piece::Leader(l) => {
-            moved.leaders[l].at = Location::OffMap;
             let ma = 2 * u32::from(r.leaders[l].movement);
-            let mover = Mover {
-                side,
-                combat: false,
-                cavalry: false,
-            };
+            let mover = Mover::piece(side);
             (
                 s.pos.leaders[l].at,
                 mover,
@@ -72,126 +270,249 @@ fn search_moves(s: &State, piece: Piece, strategic: bool) -> Option<Searched> {
             if strategic || r.siege[e].kind != SiegeKind::SiegeTower {
                 return None;
             }
-            moved.siege[e].at = Location::OffMap;
-            let mover = Mover {
-                side,
-                combat: false,
-                cavalry: false,
-            };
+            let mover = Mover::piece(side);
             (s.pos.siege[e].at, mover, 2 * u32::from(r.siege[e].movement))
         }
     };
+    board.take_off(piece);
     let tower = matches!(piece, Piece::Siege(_));
+    let grid = r.map.grid;
+    let off = grid.len() as u32;
     let start = match start {
-        Location::Map(h) => Node::At(h),
-        Location::OffMap => Node::Off,
+        Location::Map(h) => grid.index(h)? as u32,
+        Location::OffMap => off,
         _ => return None,
     };
-    let board = Board::new(r, &moved);
-    let starts_controlled = match start {
-        Node::At(h) => zoc::controlled(r, &board, h, enemy),
-        Node::Off => false,
-    };
-    // 9.24: no road rates the Game-Turn after a Retreat result.
-    let no_road = match piece {
-        Piece::Unit(u) => {
-            !retreat::may_use_road_rates(s.retreated_on.get(&u).copied(), s.turn.turn)
-        }
-        _ => false,
-    };
-    let reached = search(
+    let enemy_zoc = zoc::control_kept(r, &board, enemy);
+    let starts_controlled = start != off && enemy_zoc[start as usize];
+    let no_road = no_road(s, piece);
+    let mut entries: Vec<Option<Entry>> = vec![None; grid.len()];
+    let reach = Reach::run(
+        grid.len() + 1,
         start,
         budget,
-        |&n, out| match n {
-            Node::Off => {
-                for &h in &s.derived.entry {
-                    if board.side_at(r, h).is_none() && moved.effects(r, h).cost.is_some() {
-                        out.push((Node::At(h), ENTRY_COST));
+        |n, out| {
+            if n == off {
+                for &h in &d.entry {
+                    if board.side_at(r, h).is_none() && s.pos.effects(r, h).cost.is_some() {
+                        if let Some(k) = grid.index(h) {
+                            out.push((k as u32, ENTRY_COST));
+                        }
                     }
                 }
+                return;
             }
-            Node::At(h) => {
-                for next in r.map.neighbours(h) {
-                    if Node::At(h) == start
-                        && starts_controlled
-                        && zoc::controlled(r, &board, next, enemy)
-                    {
-                        continue;
-                    }
-                    // 12.11, 12.12: a tower keeps to the ground between the outerworks and
-                    // the foss, never into an unfilled foss hex.
-                    if tower && (!s.derived.between.contains(&next) || moved.unfilled_foss(r, next))
-                    {
-                        continue;
-                    }
-                    if let Ok(c) = movement::entry(r, &board, mover, h, next) {
-                        let c = if no_road {
-                            movement::without_road_rates(r, next, c)
-                        } else {
-                            c
-                        };
-                        out.push((Node::At(next), c));
-                    }
+            let Some(h) = grid.hex_at(n as usize) else {
+                return;
+            };
+            let from_wall = d.classes[n as usize].is_wall_or_tower();
+            let sea = d.sea_sides[n as usize];
+            let around = h.neighbours();
+            for (dir, &k) in d.adjacent[n as usize].iter().enumerate() {
+                if k == OFF_MAP {
+                    continue;
                 }
+                let k = usize::from(k);
+                if n == start && starts_controlled && enemy_zoc[k] {
+                    continue;
+                }
+                let next = around[dir];
+                // 12.11, 12.12: a tower keeps to the ground between the outerworks and
+                // the foss, never into an unfilled foss hex.
+                if tower && (!d.between.contains(&next) || s.pos.unfilled_foss(r, next)) {
+                    continue;
+                }
+                // 6.12: never across an all-sea hexside.
+                if sea & 1 << dir != 0 {
+                    continue;
+                }
+                let entry = *entries[k].get_or_insert_with(|| {
+                    entry_into(r, d, &board, mover, (k, next), enemy_zoc[k], no_road)
+                });
+                let cost = match entry {
+                    Entry::Closed => continue,
+                    Entry::Open(c) => c,
+                    Entry::Wall(c, _) if from_wall => c,
+                    Entry::Wall(_, Some(c)) => c,
+                    Entry::Wall(_, None) => continue,
+                };
+                out.push((k as u32, cost));
             }
         },
-        |&n| match n {
-            Node::At(h) => !zoc::controlled(r, &board, h, enemy),
-            Node::Off => true,
-        },
+        |n| n == off || !enemy_zoc[n as usize],
     );
-    drop(board);
-    Some(Searched {
-        moved,
+    Some(then(Search {
+        rules: r,
+        board,
         start,
+        off,
         mover,
         budget,
-        reached,
-    })
-}
-
-impl Searched {
-    /// The hexes entered on the cheapest way to `node`, in order, the start left out.
-    fn path(&self, node: Node) -> Vec<Hex> {
-        self.reached
-            .path_to(&node)
-            .into_iter()
-            .filter_map(|n| match n {
-                Node::At(x) if Node::At(x) != self.start => Some(x),
-                _ => None,
-            })
-            .collect()
-    }
+        reach,
+    }))
 }
 
 /// Acre 5.17, 12.23, 12.34: where a siege unit is relocated in the Strategic Movement
-/// Segment (it is not moved), in the map's order.
+/// Segment (it is not moved), in the order of the ground it may go to (in Acre for the
+/// Moslem, between the outerworks and the foss for the Crusader: nowhere else passes
+/// [`State::may_deploy_siege`]).
 fn relocations(s: &State, e: usize) -> impl Iterator<Item = Hex> + '_ {
-    s.rules
-        .map
-        .grid
-        .hexes()
+    let ground = match s.rules.siege[e].side {
+        Side::Moslem => &s.derived.acre,
+        Side::Crusader => &s.derived.between,
+    };
+    ground
+        .iter()
+        .copied()
         .filter(move |&h| Location::Map(h) != s.pos.siege[e].at)
         .filter(move |&h| s.may_deploy_siege(e, h))
 }
 
-/// The search of a piece's move and the hexes it may end in, in the order the search
-/// settled them (5.13, 5.5, 15.11, 15.14, 5.16).
-fn ends(s: &State, piece: Piece, strategic: bool) -> Option<(Searched, Vec<Hex>)> {
-    let found = search_moves(s, piece, strategic)?;
-    let board = Board::new(&s.rules, &found.moved);
-    let ends = found
-        .reached
-        .iter()
-        .filter_map(|(node, _)| match node {
-            Node::At(h) if node != found.start && may_end(s, &board, piece, h, strategic) => {
-                Some(h)
-            }
-            _ => None,
+/// The hexes a searched piece may end its move in, in the order the search settled them
+/// (5.13, 5.5, 15.11, 15.14, 5.16).
+fn ends(s: &State, found: &Search, piece: Piece, strategic: bool) -> Vec<(u32, Hex)> {
+    found
+        .reach
+        .settled()
+        .filter(|&(n, _)| n != found.start && n != found.off)
+        .filter_map(|(n, _)| Some((n, found.rules.map.grid.hex_at(n as usize)?)))
+        .filter(|&(n, _)| may_end_at(s, &found.board, piece, n as usize, strategic))
+        .collect()
+}
+
+/// [`may_end`] in the hex of grid index `k`, asked of the board's table and the areas by
+/// index.
+fn may_end_at(s: &State, board: &Board, piece: Piece, k: usize, strategic: bool) -> bool {
+    let r = &s.rules;
+    let d = &s.derived;
+    let [unit, leader, siege] = board.cell(k);
+    let class = d.classes[k];
+    let side = s.side_of_piece(piece);
+    let ok = match piece {
+        // [`movement::may_end_in`].
+        Piece::Unit(u) => {
+            let cavalry = r.unit_type(u).cavalry;
+            let friendly_siege = siege.is_some_and(|e| r.siege[e].side == side);
+            unit.is_none_or(|x| x == u)
+                && !(cavalry && class.is_wall_or_tower())
+                && !(cavalry && friendly_siege)
+        }
+        Piece::Leader(_) => leader.is_none(),
+        Piece::Siege(_) => siege.is_none() && unit.is_none_or(|u| !r.unit_type(u).cavalry),
+    };
+    if !ok || !strategic {
+        return ok;
+    }
+    match side {
+        Side::Crusader => d.crusader_ground_at[k],
+        // [`crate::map::Map::in_acre`]: a street or a Wall/Tower hex.
+        Side::Moslem => {
+            (class == Class::Street || class.is_wall_or_tower()) && class != Class::Foss
+        }
+    }
+}
+
+/// A piece's move searched: the search and the hexes the piece may end in.
+struct Moves {
+    /// The start's node.
+    start: u32,
+    /// The node off the map.
+    off: u32,
+    mover: Mover,
+    budget: u32,
+    reach: Reach,
+    /// The nodes and hexes the piece may end in, in the order settled.
+    ends: Vec<(u32, Hex)>,
+}
+
+impl Moves {
+    /// The hexes entered on the cheapest way to `node`, in order, the start left out.
+    fn path(&self, rules: &Rules, node: u32) -> Vec<Hex> {
+        self.reach
+            .path_to(node)
+            .into_iter()
+            .filter(|&n| n != self.off && n != self.start)
+            .filter_map(|n| rules.map.grid.hex_at(n as usize))
+            .collect()
+    }
+}
+
+/// The last move searched on this thread, with all it depends on: the legal actions list a
+/// selected piece's destinations, then the move chosen among them is checked and its path
+/// taken, from the same search.
+struct Kept {
+    rules: Weak<Rules>,
+    derived: Weak<Derived>,
+    piece: Piece,
+    strategic: bool,
+    conrad: bool,
+    /// 9.24: the unit may not use road rates.
+    no_road: bool,
+    pos: Position,
+    moves: Rc<Moves>,
+}
+
+thread_local! {
+    /// The last move searched ([`Kept`]).
+    static KEPT: RefCell<Option<Kept>> = const { RefCell::new(None) };
+}
+
+/// 9.24: whether the piece may not use road rates this Game-Turn (after a Retreat result).
+fn no_road(s: &State, piece: Piece) -> bool {
+    match piece {
+        Piece::Unit(u) => {
+            !retreat::may_use_road_rates(s.retreated_on.get(&u).copied(), s.turn.turn)
+        }
+        _ => false,
+    }
+}
+
+/// The search of a piece's move and where it may end (a combat unit, leader or siege tower
+/// moving, not a siege unit relocated), kept for the next ask of the same move in the same
+/// position.
+fn moves_of(s: &State, piece: Piece, strategic: bool) -> Option<Rc<Moves>> {
+    let no_road = no_road(s, piece);
+    let same = |k: &Kept| {
+        k.piece == piece
+            && k.strategic == strategic
+            && k.conrad == s.conrad
+            && k.no_road == no_road
+            && k.rules.as_ptr() == Arc::as_ptr(&s.rules)
+            && k.rules.strong_count() > 0
+            && k.derived.as_ptr() == Arc::as_ptr(&s.derived)
+            && k.derived.strong_count() > 0
+            && k.pos == s.pos
+    };
+    let kept = KEPT.with(|k| {
+        k.borrow()
+            .as_ref()
+            .filter(|k| same(k))
+            .map(|k| Rc::clone(&k.moves))
+    });
+    if kept.is_some() {
+        return kept;
+    }
+    let moves = Rc::new(search_moves(s, piece, strategic, |found| Moves {
+        ends: ends(s, &found, piece, strategic),
+        start: found.start,
+        off: found.off,
+        mover: found.mover,
+        budget: found.budget,
+        reach: found.reach,
+    })?);
+    KEPT.with(|k| {
+        *k.borrow_mut() = Some(Kept {
+            rules: Arc::downgrade(&s.rules),
+            derived: Arc::downgrade(&s.derived),
+            piece,
+            strategic,
+            conrad: s.conrad,
+            no_road,
+            pos: s.pos.clone(),
+            moves: Rc::clone(&moves),
         })
-        .collect();
-    drop(board);
-    Some((found, ends))
+    });
+    Some(moves)
 }
 
 /// Every hex the piece may end its move in, with the hexes entered on the way (the
@@ -200,12 +521,12 @@ pub fn destinations(s: &State, piece: Piece, strategic: bool) -> BTreeMap<Hex, V
     if let (Piece::Siege(e), true) = (piece, strategic) {
         return relocations(s, e).map(|h| (h, vec![h])).collect();
     }
-    let Some((found, ends)) = ends(s, piece, strategic) else {
-        return BTreeMap::new();
-    };
-    ends.into_iter()
-        .map(|h| (h, found.path(Node::At(h))))
-        .collect()
+    moves_of(s, piece, strategic).map_or_else(BTreeMap::new, |m| {
+        m.ends
+            .iter()
+            .map(|&(n, h)| (h, m.path(&s.rules, n)))
+            .collect()
+    })
 }
 
 /// The hexes of [`destinations`] without the paths to them (which only the move made needs),
@@ -214,10 +535,27 @@ pub fn destination_hexes(s: &State, piece: Piece, strategic: bool) -> Vec<Hex> {
     let mut out: Vec<Hex> = if let (Piece::Siege(e), true) = (piece, strategic) {
         relocations(s, e).collect()
     } else {
-        ends(s, piece, strategic).map_or_else(Vec::new, |(_, ends)| ends)
+        moves_of(s, piece, strategic)
+            .map_or_else(Vec::new, |m| m.ends.iter().map(|&(_, h)| h).collect())
     };
     out.sort_unstable();
     out
+}
+
+/// The path of [`destinations`] to `hex` (`None`: not a destination), without working out
+/// the others.
+pub fn path_to(s: &State, piece: Piece, strategic: bool, hex: Hex) -> Option<Vec<Hex>> {
+    if let (Piece::Siege(e), true) = (piece, strategic) {
+        let ok = s.rules.map.on_map(hex)
+            && Location::Map(hex) != s.pos.siege[e].at
+            && s.may_deploy_siege(e, hex);
+        return ok.then(|| vec![hex]);
+    }
+    let m = moves_of(s, piece, strategic)?;
+    m.ends
+        .iter()
+        .find(|&&(_, h)| h == hex)
+        .map(|&(n, _)| m.path(&s.rules, n))
 }
 
 /// Acre 15.21, 15.22, 15.24: the charges a Crusader knight cavalry unit may make in a
@@ -227,72 +565,133 @@ pub fn destination_hexes(s: &State, piece: Piece, strategic: bool) -> Vec<Hex> {
 /// line may begin wherever the unit can stand (its start included); it does not stop in an
 /// enemy zone of control before its last hex (6.21).
 pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
-    /// Acre 15.21: Clear hexes in a straight line.
-    const RUN: usize = 4;
     let r = &s.rules;
-    let mut out = BTreeMap::new();
     let ty = r.unit_type(unit);
+    let mut out = BTreeMap::new();
     if r.side_of(unit) != Side::Crusader || !ty.cavalry || !ty.knight {
         return out;
     }
-    let Some(found) = search_moves(s, Piece::Unit(unit), false) else {
+    let Some(moves) = moves_of(s, Piece::Unit(unit), false) else {
         return out;
     };
-    let enemy = Side::Moslem;
-    let board = Board::new(r, &found.moved);
-    for (node, cost) in found.reached.iter() {
-        let Node::At(first) = node else { continue };
-        // The line runs on from here only if the unit could move on from here.
-        if node != found.start && zoc::controlled(r, &board, first, enemy) {
+    // The position without the unit, and the Moslem zones of control in it, as its move's
+    // search had them.
+    let mut board = Board::new(r, &s.pos);
+    board.take_off(Piece::Unit(unit));
+    let ground = Ground {
+        enemy_zoc: zoc::control_kept(r, &board, Side::Moslem),
+        board,
+        mover: moves.mover,
+        budget: moves.budget,
+    };
+    for (node, cost) in moves.reach.settled() {
+        if node == moves.off {
             continue;
         }
-        for dir in r
-            .map
-            .neighbours(first)
-            .filter_map(|n| first.direction_to(n))
-        {
-            let mut line = Vec::with_capacity(RUN);
-            let mut at = first;
-            let mut spent = cost;
-            let mut ok = true;
-            for i in 0..RUN {
-                let next = at + dir;
-                let step = movement::entry(r, &board, found.mover, at, next);
-                let stops = i + 1 < RUN && zoc::controlled(r, &board, next, enemy);
-                let starts_held = i == 0
-                    && node == found.start
-                    && zoc::controlled(r, &board, first, enemy)
-                    && zoc::controlled(r, &board, next, enemy);
-                match step {
-                    Ok(c) if !stops && !starts_held && r.map.class(next) == Class::Clear => {
-                        spent += c;
-                        line.push(next);
-                        at = next;
-                    }
-                    _ => {
-                        ok = false;
-                        break;
-                    }
-                }
-            }
-            if !ok || spent > found.budget || !may_end(s, &board, Piece::Unit(unit), at, false) {
-                continue;
-            }
-            let mut path = found.path(node);
-            if path.iter().any(|h| line.contains(h)) {
-                continue;
-            }
-            path.extend(line.iter().copied());
-            for target in r.map.neighbours(at) {
-                let charge = crate::cavalry::is_charge(r, &s.pos, unit, &path, target).is_ok();
-                let unit_there = s.pos.unit_at(target).is_some();
-                if charge && unit_there {
-                    out.entry((at, target)).or_insert_with(|| path.clone());
-                }
-            }
+        let Some(first) = r.map.grid.hex_at(node as usize) else {
+            continue;
+        };
+        let held = ground.enemy_zoc[node as usize];
+        // The line runs on from here only if the unit could move on from here.
+        if node != moves.start && held {
+            continue;
         }
+        let from_start = node == moves.start;
+        charge_lines(
+            s,
+            &ground,
+            unit,
+            (first, cost),
+            held && from_start,
+            |at, line| {
+                let mut path = moves.path(r, node);
+                if path.iter().any(|h| line.contains(h)) {
+                    return;
+                }
+                path.extend(line.iter().copied());
+                for target in r.map.neighbours(at) {
+                    // Only a Moslem unit is charged ([`crate::cavalry::is_charge`]); the
+                    // board without the charging unit says so of every hex but its own,
+                    // which holds no Moslem unit either.
+                    if ground.board.side_at(r, target) != Some(Side::Moslem) {
+                        continue;
+                    }
+                    let charge = crate::cavalry::is_charge(r, &s.pos, unit, &path, target).is_ok();
+                    let unit_there = s.pos.unit_at(target).is_some();
+                    if charge && unit_there {
+                        out.entry((at, target)).or_insert_with(|| path.clone());
+                    }
+                }
+            },
+        );
     }
     out
+}
+
+/// What a charge's lines are checked against: the position without the charging unit, the
+/// Moslem zones of control in it, and the unit's move.
+struct Ground<'a> {
+    board: Board<'a>,
+    /// By grid index: controlled by the Moslem (6.0).
+    enemy_zoc: Rc<Vec<bool>>,
+    mover: Mover,
+    budget: u32,
+}
+
+impl Ground<'_> {
+    /// Whether the Moslem controls the hex (6.0).
+    fn enemy_controls(&self, rules: &Rules, hex: Hex) -> bool {
+        rules.map.grid.index(hex).is_some_and(|k| self.enemy_zoc[k])
+    }
+}
+
+/// Acre 15.21: the straight lines of four Clear hexes a charge may end with, from `first`
+/// (reached at `cost`; `held`: the unit starts there in an enemy zone of control, so its
+/// first step may not be into another, 6.22): `found_line` each line's last hex and its
+/// hexes.
+fn charge_lines(
+    s: &State,
+    ground: &Ground,
+    unit: usize,
+    (first, cost): (Hex, u32),
+    held: bool,
+    mut found_line: impl FnMut(Hex, &[Hex]),
+) {
+    /// Acre 15.21: Clear hexes in a straight line.
+    const RUN: usize = 4;
+    let r = &s.rules;
+    for dir in r
+        .map
+        .neighbours(first)
+        .filter_map(|n| first.direction_to(n))
+    {
+        let mut line = Vec::with_capacity(RUN);
+        let mut at = first;
+        let mut spent = cost;
+        let mut ok = true;
+        for i in 0..RUN {
+            let next = at + dir;
+            // Clear, not stopped short by a zone of control, then the cost (the cheap
+            // questions first).
+            let stops = i + 1 < RUN && ground.enemy_controls(r, next);
+            let starts_held = i == 0 && held && ground.enemy_controls(r, next);
+            if r.map.class(next) != Class::Clear || stops || starts_held {
+                ok = false;
+                break;
+            }
+            let Ok(c) = movement::entry(r, &ground.board, ground.mover, at, next) else {
+                ok = false;
+                break;
+            };
+            spent += c;
+            line.push(next);
+            at = next;
+        }
+        let ends = ok && may_end(s, &ground.board, Piece::Unit(unit), at, false);
+        if ends && spent <= ground.budget {
+            found_line(at, &line);
+        }
+    }
 }
 
 /// Whether the piece may end its move in `hex` (5.13, 5.5, 15.11, 15.14, 5.16).
@@ -319,5 +718,283 @@ fn may_end(s: &State, moved: &Board, piece: Piece, hex: Hex, strategic: bool) ->
         Side::Crusader => s.derived.crusader_ground.contains(&hex),
         // 5.16, 4.0 1.B: on or within the walls; never into the foss.
         Side::Moslem => r.map.in_acre(hex) && r.map.class(hex) != Class::Foss,
+    }
+}
+
+/// The movement search asked of the rules hex by hex with [`hexgrid::search`]: the plain
+/// rules that the searches above stand for, kept for the tests to hold them to.
+pub mod plain {
+    use std::collections::BTreeMap;
+
+    use hexgrid::{search, Hex};
+
+    use super::may_end;
+    use crate::intervention::ENTRY_COST;
+    use crate::map::Class;
+    use crate::movement::{self, Mover};
+    use crate::position::{Board, Location, Pieces};
+    use crate::retreat;
+    use crate::rules::{Side, SiegeKind};
+    use crate::setup::Piece;
+    use crate::state::State;
+    use crate::zoc;
+
+    /// A node of the movement search: off the map (an army unit about to enter) or a hex.
+    #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+    enum Node {
+        Off,
+        At(Hex),
+    }
+
+    /// A movement search made: what moved, from where, with what allowance, and every node it
+    /// reached with its cheapest cost.
+    struct Searched {
+        /// The position without the moving piece.
+        moved: crate::Position,
+        start: Node,
+        mover: Mover,
+        budget: u32,
+        reached: hexgrid::Reached<Node>,
+    }
+
+    /// The movement search of a combat unit or leader (not a siege unit).
+    fn search_moves(s: &State, piece: Piece, strategic: bool) -> Option<Searched> {
+        let r = &s.rules;
+        let side = s.side_of_piece(piece);
+        let enemy = side.enemy();
+        let mut moved = s.pos.clone();
+        let (start, mover, budget) = match piece {
+            Piece::Unit(u) => {
+                moved.units[u].at = Location::OffMap;
+                let at = s.pos.units[u].at;
+                let budget = if at == Location::OffMap {
+                    2 * u32::from(r.units[u].movement)
+                } else {
+                    movement::allowance(r, &Board::new(r, &s.pos), u, strategic, s.conrad)
+                };
+                (at, Mover::unit(r, u), budget)
+            }
+            Piece::Leader(l) => {
+                moved.leaders[l].at = Location::OffMap;
+                let ma = 2 * u32::from(r.leaders[l].movement);
+                let mover = Mover::piece(side);
+                (
+                    s.pos.leaders[l].at,
+                    mover,
+                    if strategic { 2 * ma } else { ma },
+                )
+            }
+            Piece::Siege(e) => {
+                // 12.11: a siege tower moves by itself in the Assault Phase.
+                if strategic || r.siege[e].kind != SiegeKind::SiegeTower {
+                    return None;
+                }
+                moved.siege[e].at = Location::OffMap;
+                let mover = Mover::piece(side);
+                (s.pos.siege[e].at, mover, 2 * u32::from(r.siege[e].movement))
+            }
+        };
+        let tower = matches!(piece, Piece::Siege(_));
+        let start = match start {
+            Location::Map(h) => Node::At(h),
+            Location::OffMap => Node::Off,
+            _ => return None,
+        };
+        let board = Board::new(r, &moved);
+        let starts_controlled = match start {
+            Node::At(h) => zoc::controlled(r, &board, h, enemy),
+            Node::Off => false,
+        };
+        // 9.24: no road rates the Game-Turn after a Retreat result.
+        let no_road = match piece {
+            Piece::Unit(u) => {
+                !retreat::may_use_road_rates(s.retreated_on.get(&u).copied(), s.turn.turn)
+            }
+            _ => false,
+        };
+        let reached = search(
+            start,
+            budget,
+            |&n, out| match n {
+                Node::Off => {
+                    for &h in &s.derived.entry {
+                        if board.side_at(r, h).is_none() && moved.effects(r, h).cost.is_some() {
+                            out.push((Node::At(h), ENTRY_COST));
+                        }
+                    }
+                }
+                Node::At(h) => {
+                    for next in r.map.neighbours(h) {
+                        if Node::At(h) == start
+                            && starts_controlled
+                            && zoc::controlled(r, &board, next, enemy)
+                        {
+                            continue;
+                        }
+                        // 12.11, 12.12: a tower keeps to the ground between the outerworks and
+                        // the foss, never into an unfilled foss hex.
+                        if tower
+                            && (!s.derived.between.contains(&next) || moved.unfilled_foss(r, next))
+                        {
+                            continue;
+                        }
+                        if let Ok(c) = movement::entry(r, &board, mover, h, next) {
+                            let c = if no_road {
+                                movement::without_road_rates(r, next, c)
+                            } else {
+                                c
+                            };
+                            out.push((Node::At(next), c));
+                        }
+                    }
+                }
+            },
+            |&n| match n {
+                Node::At(h) => !zoc::controlled(r, &board, h, enemy),
+                Node::Off => true,
+            },
+        );
+        drop(board);
+        Some(Searched {
+            moved,
+            start,
+            mover,
+            budget,
+            reached,
+        })
+    }
+
+    impl Searched {
+        /// The hexes entered on the cheapest way to `node`, in order, the start left out.
+        fn path(&self, node: Node) -> Vec<Hex> {
+            self.reached
+                .path_to(&node)
+                .into_iter()
+                .filter_map(|n| match n {
+                    Node::At(x) if Node::At(x) != self.start => Some(x),
+                    _ => None,
+                })
+                .collect()
+        }
+    }
+
+    /// Acre 5.17, 12.23, 12.34: where a siege unit is relocated in the Strategic Movement
+    /// Segment (it is not moved), in the map's order.
+    fn relocations(s: &State, e: usize) -> impl Iterator<Item = Hex> + '_ {
+        s.rules
+            .map
+            .grid
+            .hexes()
+            .filter(move |&h| Location::Map(h) != s.pos.siege[e].at)
+            .filter(move |&h| s.may_deploy_siege(e, h))
+    }
+
+    /// The search of a piece's move and the hexes it may end in, in the order the search
+    /// settled them (5.13, 5.5, 15.11, 15.14, 5.16).
+    fn ends(s: &State, piece: Piece, strategic: bool) -> Option<(Searched, Vec<Hex>)> {
+        let found = search_moves(s, piece, strategic)?;
+        let board = Board::new(&s.rules, &found.moved);
+        let ends = found
+            .reached
+            .iter()
+            .filter_map(|(node, _)| match node {
+                Node::At(h) if node != found.start && may_end(s, &board, piece, h, strategic) => {
+                    Some(h)
+                }
+                _ => None,
+            })
+            .collect();
+        drop(board);
+        Some((found, ends))
+    }
+
+    /// Every hex the piece may end its move in, with the hexes entered on the way (the
+    /// destination last). `strategic` is the Strategic Movement Segment (5.16, 5.17).
+    pub fn destinations(s: &State, piece: Piece, strategic: bool) -> BTreeMap<Hex, Vec<Hex>> {
+        if let (Piece::Siege(e), true) = (piece, strategic) {
+            return relocations(s, e).map(|h| (h, vec![h])).collect();
+        }
+        let Some((found, ends)) = ends(s, piece, strategic) else {
+            return BTreeMap::new();
+        };
+        ends.into_iter()
+            .map(|h| (h, found.path(Node::At(h))))
+            .collect()
+    }
+
+    /// Acre 15.21, 15.22, 15.24: the charges a Crusader knight cavalry unit may make in a
+    /// Crusader Movement Segment of the Assault Phase: each hex it may end in next to a Moslem
+    /// combat unit, reached by a legal move whose last four hexes are Clear and in one straight
+    /// line ([`crate::cavalry::is_charge`]), with the target's hex and the path of the move. The
+    /// line may begin wherever the unit can stand (its start included); it does not stop in an
+    /// enemy zone of control before its last hex (6.21).
+    pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
+        /// Acre 15.21: Clear hexes in a straight line.
+        const RUN: usize = 4;
+        let r = &s.rules;
+        let mut out = BTreeMap::new();
+        let ty = r.unit_type(unit);
+        if r.side_of(unit) != Side::Crusader || !ty.cavalry || !ty.knight {
+            return out;
+        }
+        let Some(found) = search_moves(s, Piece::Unit(unit), false) else {
+            return out;
+        };
+        let enemy = Side::Moslem;
+        let board = Board::new(r, &found.moved);
+        for (node, cost) in found.reached.iter() {
+            let Node::At(first) = node else { continue };
+            // The line runs on from here only if the unit could move on from here.
+            if node != found.start && zoc::controlled(r, &board, first, enemy) {
+                continue;
+            }
+            for dir in r
+                .map
+                .neighbours(first)
+                .filter_map(|n| first.direction_to(n))
+            {
+                let mut line = Vec::with_capacity(RUN);
+                let mut at = first;
+                let mut spent = cost;
+                let mut ok = true;
+                for i in 0..RUN {
+                    let next = at + dir;
+                    let step = movement::entry(r, &board, found.mover, at, next);
+                    let stops = i + 1 < RUN && zoc::controlled(r, &board, next, enemy);
+                    let starts_held = i == 0
+                        && node == found.start
+                        && zoc::controlled(r, &board, first, enemy)
+                        && zoc::controlled(r, &board, next, enemy);
+                    match step {
+                        Ok(c) if !stops && !starts_held && r.map.class(next) == Class::Clear => {
+                            spent += c;
+                            line.push(next);
+                            at = next;
+                        }
+                        _ => {
+                            ok = false;
+                            break;
+                        }
+                    }
+                }
+                if !ok || spent > found.budget || !may_end(s, &board, Piece::Unit(unit), at, false)
+                {
+                    continue;
+                }
+                let mut path = found.path(node);
+                if path.iter().any(|h| line.contains(h)) {
+                    continue;
+                }
+                path.extend(line.iter().copied());
+                for target in r.map.neighbours(at) {
+                    let charge = crate::cavalry::is_charge(r, &s.pos, unit, &path, target).is_ok();
+                    let unit_there = s.pos.unit_at(target).is_some();
+                    if charge && unit_there {
+                        out.entry((at, target)).or_insert_with(|| path.clone());
+                    }
+                }
+            }
+        }
+        out
     }
 }

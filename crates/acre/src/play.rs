@@ -179,31 +179,33 @@ impl State {
             Side::Crusader => &self.derived.crusader_ground,
             Side::Moslem => &self.derived.moslem_ground,
         };
-        let mut trial = self.pos.clone();
-        // 14.12, 17.0: the leaders commanding a unit, to test only hexes near them.
-        let near = |u: usize, h: Hex| {
-            (0..r.leaders.len())
-                .filter(|&l| leaders::commands(r, l, self.conrad, r.units[u].contingent))
-                .filter_map(|l| self.pos.leaders[l].at.hex().map(|at| (l, at)))
-                .any(|(l, at)| at.distance(h) <= 2 * u32::from(r.leaders[l].radius))
-        };
+        // 14.12, 17.0: where a unit placed is within twice a commanding leader's Command
+        // Radius ([`leaders::within_twice_radius`]), from each leader's reach.
+        let mut commanded = vec![false; r.map.grid.len()];
+        if let Piece::Unit(u) = piece {
+            let board = Board::new(r, &self.pos);
+            for l in 0..r.leaders.len() {
+                if !leaders::commands(r, l, self.conrad, r.units[u].contingent) {
+                    continue;
+                }
+                let Some(at) = leaders::leader_hex(&self.pos, l) else {
+                    continue;
+                };
+                let radius = 2 * u32::from(r.leaders[l].radius);
+                let reach = leaders::command_reach(r, &board, side, at, radius);
+                for (c, reached) in commanded.iter_mut().zip(reach) {
+                    *c |= reached;
+                }
+            }
+        }
         for &h in ground {
             if !self.may_set_up(piece, h) {
                 continue;
             }
-            if let Piece::Unit(u) = piece {
-                if r.map.terrain(h).key != HARBOUR_TOWER {
-                    if !near(u, h) {
-                        continue;
-                    }
-                    trial.units[u].at = Location::Map(h);
-                    let ok =
-                        leaders::within_twice_radius(r, &Board::new(r, &trial), u, self.conrad);
-                    trial.units[u].at = Location::OffMap;
-                    if !ok {
-                        continue;
-                    }
-                }
+            let harbour = r.map.terrain(h).key == HARBOUR_TOWER;
+            let near = r.map.grid.index(h).is_some_and(|k| commanded[k]);
+            if matches!(piece, Piece::Unit(_)) && !harbour && !near {
+                continue;
             }
             out.push(Action::Place(piece, h));
         }
@@ -361,6 +363,7 @@ impl State {
         let r = &self.rules;
         let mut out = Vec::new();
         let garrison_only = strategic && side == Side::Moslem;
+        let allowed = self.armies_allowed();
         for u in 0..r.units.len() {
             if r.side_of(u) != side {
                 continue;
@@ -369,7 +372,7 @@ impl State {
             if garrison_only && self.army_unit(u) {
                 continue;
             }
-            if on_map || (!strategic && self.may_enter(u)) {
+            if on_map || (!strategic && self.may_enter_with(u, &allowed)) {
                 out.push(Piece::Unit(u));
             }
         }
@@ -386,7 +389,7 @@ impl State {
                 && side == Side::Moslem
                 && self.pos.leaders[l].at == Location::OffMap
                 && self.pos.leaders[l].wounded_until.is_none()
-                && army.is_some_and(|a| self.armies_allowed().contains(&a));
+                && army.is_some_and(|a| allowed.contains(&a));
             if on_map || entering {
                 out.push(Piece::Leader(l));
             }
@@ -411,7 +414,17 @@ impl State {
                 }
             }
         }
-        out.retain(|p| !self.work.done.contains(p));
+        // Those not done yet: `out` is in the order of [`Piece`] (units, leaders, siege units,
+        // each by index), as the set of pieces done is, so one walk through both answers.
+        if out.windows(2).all(|w| w[0] < w[1]) {
+            let mut done = self.work.done.iter().peekable();
+            out.retain(|p| {
+                while done.next_if(|d| *d < p).is_some() {}
+                done.peek() != Some(&p)
+            });
+        } else {
+            out.retain(|p| !self.work.done.contains(p));
+        }
         out
     }
 
@@ -434,14 +447,15 @@ impl State {
     }
 
     /// Acre 7.21, 9.26: whether an off-map army unit may enter the map now
-    /// ([`intervention::may_deploy`]): not after retreating off the map this Assault Phase,
-    /// except Saladin's Guard from the next Impulse on.
-    fn may_enter(&self, unit: usize) -> bool {
+    /// ([`intervention::may_deploy`]) of the armies `allowed` ([`Self::armies_allowed`]):
+    /// not after retreating off the map this Assault Phase, except Saladin's Guard from the
+    /// next Impulse on.
+    fn may_enter_with(&self, unit: usize, allowed: &[crate::rules::Army]) -> bool {
         intervention::may_deploy(
             &self.rules,
             &self.pos,
             unit,
-            &self.armies_allowed(),
+            allowed,
             &self.retreated_off,
             self.impulse(),
         )
@@ -518,19 +532,25 @@ impl State {
     /// The hexes the Moslem may search now (13.31).
     fn search_hexes(&self) -> Vec<Hex> {
         let r = &self.rules;
+        let grid = r.map.grid;
         let range = r.scenario.engineering.discovery_range;
-        let held: Vec<Hex> = self
-            .derived
-            .walls
-            .iter()
-            .copied()
-            .filter(|w| self.pos.side_at(r, *w) != Some(Side::Crusader))
-            .collect();
-        r.map
-            .grid
-            .hexes()
-            .filter(|&h| engineering::tunnellable(r, h))
-            .filter(|h| held.iter().any(|w| w.distance(*h) <= range))
+        let board = Board::new(r, &self.pos);
+        // By grid index: within range of a Wall/Tower hex the Crusader does not hold.
+        let mut near_held = vec![false; grid.len()];
+        for &w in &self.derived.walls {
+            if board.side_at(r, w) == Some(Side::Crusader) {
+                continue;
+            }
+            for h in w.within(range) {
+                if let Some(k) = grid.index(h) {
+                    near_held[k] = true;
+                }
+            }
+        }
+        grid.hexes()
+            .zip(near_held)
+            .filter(|&(h, near)| near && engineering::tunnellable(r, h))
+            .map(|(h, _)| h)
             .filter(|h| !self.work.searches.contains(h))
             .collect()
     }
@@ -644,10 +664,7 @@ impl State {
                 let Some(at) = at else { continue };
                 let chargers = self.chargers_now();
                 for t in at.within(4) {
-                    if r.map.on_map(t)
-                        && enemy_in(t)
-                        && fire::check_fire(r, &self.pos, f, t, &chargers).is_ok()
-                    {
+                    if r.map.on_map(t) && enemy_in(t) && self.may_fire(f, t, &chargers) {
                         out.push(Action::Fire(f, t));
                     }
                 }
@@ -655,6 +672,49 @@ impl State {
             out.push(Action::End);
         }
         out
+    }
+
+    /// Acre 9.0, 9.11-9.13, 9.4: [`fire::check_fire`] of a fire, with the lines of sight
+    /// kept for the data ([`crate::state::Derived::line_of_sight`]).
+    fn may_fire(&self, f: Firer, t: Hex, chargers: &[usize]) -> bool {
+        let r = &self.rules;
+        fire::check_fire_seen(r, &self.pos, f, t, chargers, |a, b| {
+            self.derived.line_of_sight(r, a, b)
+        })
+        .is_ok()
+    }
+
+    /// A shortcut of [`Self::legal`] for a fire (9.0): `Some` when `action` is a fire and the
+    /// legal actions are those of the Fire Segment ([`Self::fire_actions`]), holding whether
+    /// the fire is listed: a firer not yet declared at a hex on the map within four hexes
+    /// that holds an enemy combat unit, which [`fire::check_fire`] accepts.
+    fn fire_listed(&self, side: Side, action: &Action) -> Option<bool> {
+        let Action::Fire(f, t) = action else {
+            return None;
+        };
+        let fire_segment = matches!(
+            self.turn.step,
+            Step::Impulse {
+                segment: Segment::Fire,
+                ..
+            }
+        );
+        if !fire_segment || !self.free_to_act(side) {
+            return None;
+        }
+        if self.work.fire_ended[ix(side)] || !self.firers(side).contains(f) {
+            return Some(false);
+        }
+        let at = match *f {
+            Firer::Unit(u) => self.pos.hex_of(u),
+            Firer::Siege(e) => self.pos.siege[e].at.hex(),
+        };
+        let r = &self.rules;
+        let listed = at.is_some_and(|at| at.distance(*t) <= 4)
+            && r.map.on_map(*t)
+            && self.pos.side_at(r, *t).is_some_and(|s| s != side)
+            && self.may_fire(*f, *t, &self.chargers_now());
+        Some(listed)
     }
 
     /// Acre 15.23: the units charging this Impulse (they may not be fired upon).
@@ -733,18 +793,23 @@ impl State {
     /// Acre 10.13: whether a hex may be attacked by `side`: an enemy combat unit, or an enemy
     /// leader or siege unit alone, not attacked yet this segment.
     fn attackable(&self, side: Side, hex: Hex) -> bool {
+        self.attackable_on(&self.pos, side, hex)
+    }
+
+    /// [`Self::attackable`] asking `pieces` (the position or a [`Board`] of it) what stands
+    /// in the hex.
+    fn attackable_on<P: Pieces + ?Sized>(&self, pieces: &P, side: Side, hex: Hex) -> bool {
         let r = &self.rules;
         if self.work.attacked.contains(&hex) {
             return false;
         }
-        match self.pos.unit_at(hex) {
+        match pieces.unit_at(hex) {
             Some(u) => r.side_of(u) != side && !self.work.evaded.iter().any(|(e, _)| *e == u),
             None => {
-                self.pos
+                pieces
                     .leader_at(hex)
                     .is_some_and(|l| r.leaders[l].side != side)
-                    || self
-                        .pos
+                    || pieces
                         .siege_at(hex)
                         .is_some_and(|e| r.siege[e].side != side)
             }
@@ -782,12 +847,13 @@ impl State {
             _ => Side::Moslem,
         };
         let mut targets = std::collections::BTreeSet::new();
+        let board = Board::new(r, &self.pos);
         for &u in &attackers {
             let Some(at) = self.pos.hex_of(u) else {
                 continue;
             };
             for h in r.map.neighbours(at) {
-                if self.attackable(side, h) && self.may_attack_hex(u, h) {
+                if self.attackable_on(&board, side, h) && self.may_attack_hex(u, h) {
                     targets.insert(h);
                 }
             }
@@ -960,10 +1026,11 @@ impl State {
             return Vec::new();
         };
         let ground = self.redeploy_area(side);
+        let board = Board::new(r, &self.pos);
         ground
             .iter()
             .copied()
-            .filter(|&h| regroup::check_redeploy_on(r, &self.pos, piece, h, ground).is_ok())
+            .filter(|&h| regroup::check_redeploy_on(r, &board, piece, h, ground).is_ok())
             .map(|h| Action::Place(piece, h))
             .collect()
     }
@@ -991,10 +1058,16 @@ impl State {
         // The path of a move of the selected piece, found while checking it.
         let (legal, path) = match self.selected_move(side, action) {
             Some(path) => (path.is_some(), path),
-            None => (
-                self.deselect_listed(side, action) || self.legal(seat).contains(action),
-                None,
-            ),
+            None => {
+                let listed = self
+                    .fire_listed(side, action)
+                    .or_else(|| self.choice_listed(side, action));
+                let legal = match listed {
+                    Some(listed) => listed,
+                    None => self.deselect_listed(side, action) || self.legal(seat).contains(action),
+                };
+                (legal, None)
+            }
         };
         if !legal {
             return Err(Rejection::new(format!(
@@ -1013,16 +1086,20 @@ impl State {
         Ok(applied)
     }
 
-    /// Whether the legal actions of `side` now are those of a selected piece in a Movement
-    /// Segment (5.0, [`Self::movement_actions`]), and if so whether the piece is strategic.
-    fn selected_piece_moving(&self, side: Side) -> Option<(Piece, bool)> {
+    /// Whether the legal actions of `side` now are its step's own ([`Self::play_actions`]):
+    /// in play, its decision to make, no leader to place or follow, no retreat or advance
+    /// before them.
+    fn free_to_act(&self, side: Side) -> bool {
         let busy = !self.placing.is_empty()
             || !self.following.is_empty()
             || self.next_retreater().is_some()
             || self.work.advance.is_some();
-        if self.stage != Stage::Play || busy {
-            return None;
-        }
+        self.stage == Stage::Play && !busy && self.pending_sides().contains(&side)
+    }
+
+    /// Whether the legal actions of `side` now are those of a Movement Segment (5.0,
+    /// [`Self::movement_actions`]), and if so whether it is the Strategic Movement Segment.
+    fn moving(&self, side: Side) -> Option<bool> {
         let strategic = match self.turn.step {
             Step::CrusaderStrategic | Step::MoslemStrategic => true,
             Step::Impulse {
@@ -1031,10 +1108,29 @@ impl State {
             } => false,
             _ => return None,
         };
-        let p = self.work.selected?;
-        self.pending_sides()
-            .contains(&side)
-            .then_some((p, strategic))
+        self.free_to_act(side).then_some(strategic)
+    }
+
+    /// Whether the legal actions of `side` now are those of a selected piece in a Movement
+    /// Segment (5.0, [`Self::movement_actions`]), and if so whether the piece is strategic.
+    fn selected_piece_moving(&self, side: Side) -> Option<(Piece, bool)> {
+        let strategic = self.moving(side)?;
+        Some((self.work.selected?, strategic))
+    }
+
+    /// A shortcut of [`Self::legal`] for selecting a piece or ending the segment while no
+    /// piece is selected in a Movement Segment (5.0, [`Self::movement_actions`]): `Some`
+    /// holding whether it is listed (a piece that may move; the end always).
+    fn choice_listed(&self, side: Side, action: &Action) -> Option<bool> {
+        let strategic = self.moving(side)?;
+        if self.work.selected.is_some() {
+            return None;
+        }
+        match action {
+            Action::Select(p) => Some(self.movers(side, strategic).contains(p)),
+            Action::End => Some(true),
+            _ => None,
+        }
     }
 
     /// A shortcut of [`Self::legal`] for a move of the selected piece (5.0), the most
@@ -1046,7 +1142,7 @@ impl State {
             return None;
         };
         let (p, strategic) = self.selected_piece_moving(side)?;
-        Some(moves::destinations(self, p, strategic).remove(hex))
+        Some(moves::path_to(self, p, strategic, *hex))
     }
 
     /// A shortcut of [`Self::legal`]: letting the selected piece go is always listed while
@@ -1715,7 +1811,10 @@ impl State {
             let Some(target) = self.pos.unit_at(hex) else {
                 continue;
             };
-            let Ok(rating) = fire::check_fire(&r, &self.pos, f, hex, &self.chargers_now()) else {
+            let seen = |a, b| self.derived.line_of_sight(&r, a, b);
+            let Ok(rating) =
+                fire::check_fire_seen(&r, &self.pos, f, hex, &self.chargers_now(), seen)
+            else {
                 continue;
             };
             let at = match f {

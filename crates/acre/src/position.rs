@@ -257,6 +257,8 @@ pub struct Board<'a> {
     grid: Grid,
     /// By the hex's dense index: the combat unit, leader and siege unit there (`NONE`: none).
     cells: Vec<[u16; 3]>,
+    /// The piece of each kind taken off the board ([`Board::take_off`]), if any.
+    taken: [Option<usize>; 3],
 }
 
 impl<'a> Board<'a> {
@@ -267,7 +269,68 @@ impl<'a> Board<'a> {
         mark(&mut cells, grid, 0, pos.units.iter().map(|u| u.at));
         mark(&mut cells, grid, 1, pos.leaders.iter().map(|l| l.at));
         mark(&mut cells, grid, 2, pos.siege.iter().map(|s| s.at));
-        Board { pos, grid, cells }
+        Board {
+            pos,
+            grid,
+            cells,
+            taken: [None; 3],
+        }
+    }
+
+    /// Takes a piece off the board (the position keeps it): from now on the board answers
+    /// where pieces stand as a board of the position without it would, while
+    /// [`Pieces::position`] is still the whole position (whose terrain, damage and filled
+    /// foss are the same). For the searches of the piece's own move.
+    pub fn take_off(&mut self, piece: crate::setup::Piece) {
+        use crate::setup::Piece;
+        let (kind, i) = match piece {
+            Piece::Unit(u) => (0, u),
+            Piece::Leader(l) => (1, l),
+            Piece::Siege(e) => (2, e),
+        };
+        self.taken[kind] = Some(i);
+        let Some(k) = self
+            .location(kind, i)
+            .hex()
+            .and_then(|h| self.grid.index(h))
+        else {
+            return;
+        };
+        if self.cells[k][kind] as usize == i {
+            let hex = self.grid.hex_at(k);
+            self.cells[k][kind] = hex
+                .and_then(|h| self.off_table(h, kind))
+                .map_or(NONE, |j| j as u16);
+        }
+    }
+
+    /// The combat unit, leader and siege unit in the hex of grid index `k` (the first of
+    /// each by index), as [`Pieces::unit_at`], [`Pieces::leader_at`] and
+    /// [`Pieces::siege_at`] answer for that hex.
+    #[inline]
+    pub fn cell(&self, k: usize) -> [Option<usize>; 3] {
+        self.cells[k].map(|i| (i != NONE).then_some(i as usize))
+    }
+
+    /// Where the piece of a kind with index `i` stands in the position.
+    fn location(&self, kind: usize, i: usize) -> Location {
+        match kind {
+            0 => self.pos.units[i].at,
+            1 => self.pos.leaders[i].at,
+            _ => self.pos.siege[i].at,
+        }
+    }
+
+    /// The first piece of a kind in a hex by looking through the position, leaving out the
+    /// one taken off.
+    fn off_table(&self, hex: Hex, kind: usize) -> Option<usize> {
+        let count = match kind {
+            0 => self.pos.units.len(),
+            1 => self.pos.leaders.len(),
+            _ => self.pos.siege.len(),
+        };
+        (0..count)
+            .find(|&i| Some(i) != self.taken[kind] && self.location(kind, i) == Location::Map(hex))
     }
 
     /// The piece of a kind in a hex: from the table on the map, by looking off it.
@@ -278,11 +341,7 @@ impl<'a> Board<'a> {
                 let i = self.cells[k][kind];
                 (i != NONE).then_some(i as usize)
             }
-            None => match kind {
-                0 => self.pos.unit_at(hex),
-                1 => self.pos.leader_at(hex),
-                _ => self.pos.siege_at(hex),
-            },
+            None => self.off_table(hex, kind),
         }
     }
 }

@@ -12,7 +12,7 @@ use std::collections::BTreeSet;
 use hexgrid::Hex;
 
 use crate::map::Class;
-use crate::position::Location;
+use crate::position::{Board, Location, Pieces};
 use crate::rules::{Army, Rules, Side};
 use crate::setup::Piece;
 use crate::{leaders, zoc, Position};
@@ -97,11 +97,68 @@ pub fn pairs(rules: &Rules, pos: &Position) -> Vec<(usize, usize)> {
 }
 
 /// Acre 11.15, 11.11: every unit on the map isolated now, all judged at once before any is
-/// removed.
+/// removed: [`isolated`] for each unit, from the hexes each side traces to a friendly base
+/// worked out once a side. A unit traces a path out of its hex to a base exactly when its
+/// hex is a base or a hex next to it (across no all-sea hexside) is joined to an open base
+/// by open hexes: the path from there on never needs the unit's own hex.
 pub fn isolated_units(rules: &Rules, pos: &Position) -> Vec<usize> {
+    let board = Board::new(rules, pos);
+    let grid = rules.map.grid;
+    let supplied = [Side::Crusader, Side::Moslem].map(|side| traced_to_base(rules, &board, side));
     (0..rules.units.len())
-        .filter(|&u| isolated(rules, pos, u))
+        .filter(|&u| {
+            let Some(start) = pos.hex_of(u) else {
+                return false;
+            };
+            let side = rules.side_of(u);
+            if rules.contingent_of(u).army == Some(Army::Garrison) || is_base(rules, side, start) {
+                return false;
+            }
+            let supplied = &supplied[usize::from(side == Side::Moslem)];
+            !rules.map.neighbours(start).any(|n| {
+                !rules.map.all_sea_between(start, n) && grid.index(n).is_some_and(|k| supplied[k])
+            })
+        })
         .collect()
+}
+
+/// Acre 11.11, 11.12: by each hex's grid index, whether it is open to `side`'s lines of
+/// communication (not impassable, no enemy unit, no enemy zone of control) and joined by
+/// such hexes, across no all-sea hexside, to a friendly base that is open too.
+fn traced_to_base(rules: &Rules, board: &Board, side: Side) -> Vec<bool> {
+    let grid = rules.map.grid;
+    let pos = board.position();
+    let enemy_zoc = zoc::control(rules, board, side.enemy());
+    let open = |h: Hex, k: usize| {
+        pos.effects(rules, h).cost.is_some()
+            && board.side_at(rules, h) != Some(side.enemy())
+            && !enemy_zoc[k]
+    };
+    let mut reached = vec![false; grid.len()];
+    let bases: Vec<Hex> = match side {
+        Side::Crusader => rules.map.camps().map(|(h, _)| h).collect(),
+        Side::Moslem => [rules.map.area("north_edge"), rules.map.area("east_edge")].concat(),
+    };
+    let mut stack = Vec::new();
+    for h in bases {
+        if let Some(k) = grid.index(h) {
+            if !reached[k] && open(h, k) {
+                reached[k] = true;
+                stack.push(h);
+            }
+        }
+    }
+    while let Some(h) = stack.pop() {
+        for n in rules.map.neighbours(h) {
+            let Some(k) = grid.index(n) else { continue };
+            if reached[k] || rules.map.all_sea_between(h, n) || !open(n, k) {
+                continue;
+            }
+            reached[k] = true;
+            stack.push(n);
+        }
+    }
+    reached
 }
 
 /// Acre 11.15, 10.52: at the start of the Regrouping Segment every isolated unit is
@@ -205,15 +262,17 @@ pub fn check_redeploy(rules: &Rules, pos: &Position, piece: Piece, hex: Hex) -> 
 
 /// [`check_redeploy`] with the side's redeployment ground ([`redeploy_ground`]) worked out
 /// once by the caller.
-pub fn check_redeploy_on(
+pub fn check_redeploy_on<P: Pieces + ?Sized>(
     rules: &Rules,
-    pos: &Position,
+    pieces: &P,
     piece: Piece,
     hex: Hex,
     ground: &BTreeSet<Hex>,
 ) -> Result<(), String> {
+    let pos = pieces.position();
     let name = piece.name(rules);
-    let id = rules.map.id(hex);
+    // The hex's printed id, only for a refusal.
+    let id = || rules.map.id(hex);
     if !redeployable(rules, piece) {
         return Err(format!(
             "{name} is not redeployed on the map: siege units stay until the Strategic Movement Segment (12.23, 12.34), the Moslem army leaves the map (11.33)"
@@ -233,44 +292,48 @@ pub fn check_redeploy_on(
         return Err(match side {
             Side::Crusader => format!(
                 "{name} may not redeploy to {id}: between the outerworks and the foss, more than {} hexes from the walls (11.32)",
-                rules.scenario.setup_distance
-            ),
-            Side::Moslem => format!("{name} may not redeploy to {id}: the garrison redeploys within Acre (11.31)"),
+                rules.scenario.setup_distance, id = id()),
+            Side::Moslem => format!("{name} may not redeploy to {id}: the garrison redeploys within Acre (11.31)", id = id()),
         });
     }
-    if pos.side_at(rules, hex) == Some(side.enemy())
-        || pos
+    if pieces.side_at(rules, hex) == Some(side.enemy())
+        || pieces
             .leader_at(hex)
             .is_some_and(|l| rules.leaders[l].side != side)
-        || pos
+        || pieces
             .siege_at(hex)
             .is_some_and(|s| rules.siege[s].side != side)
     {
-        return Err(format!("{id} holds an enemy unit (5.12)"));
+        return Err(format!("{id} holds an enemy unit (5.12)", id = id()));
     }
     let taken = match piece {
         Piece::Unit(u) => {
-            if rules.unit_type(u).cavalry && pos.siege_at(hex).is_some() {
+            if rules.unit_type(u).cavalry && pieces.siege_at(hex).is_some() {
                 return Err(format!(
-                    "cavalry may not be placed with a siege unit in {id} (15.14)"
+                    "cavalry may not be placed with a siege unit in {id} (15.14)",
+                    id = id()
                 ));
             }
             let marsh = rules.unit_type(u).cavalry && rules.map.class(hex) == Class::Marsh;
             if marsh || pos.effects(rules, hex).cost.is_none() {
                 return Err(format!(
-                    "{id} is prohibited terrain for {name} (5.27, 15.14)"
+                    "{id} is prohibited terrain for {name} (5.27, 15.14)",
+                    id = id()
                 ));
             }
-            if !crate::movement::may_end_in(rules, pos, u, hex) {
-                return Err(format!("{name} may not stand in {id} (5.5, 15.11)"));
+            if !crate::movement::may_end_in(rules, pieces, u, hex) {
+                return Err(format!(
+                    "{name} may not stand in {id} (5.5, 15.11)",
+                    id = id()
+                ));
             }
-            pos.unit_at(hex).is_some_and(|o| o != u)
+            pieces.unit_at(hex).is_some_and(|o| o != u)
         }
-        Piece::Leader(l) => pos.leader_at(hex).is_some_and(|o| o != l),
+        Piece::Leader(l) => pieces.leader_at(hex).is_some_and(|o| o != l),
         Piece::Siege(_) => false,
     };
     if taken {
-        return Err(format!("{id} already holds one (5.51, 5.52)"));
+        return Err(format!("{id} already holds one (5.51, 5.52)", id = id()));
     }
     Ok(())
 }

@@ -4,7 +4,7 @@
 //! allocations made before their dice are rolled, an open melee, retreats under way).
 
 use std::collections::BTreeSet;
-use std::sync::Arc;
+use std::sync::{Arc, Mutex, OnceLock, PoisonError};
 
 use engine::{Dice, Outcome};
 use hexgrid::Hex;
@@ -147,7 +147,53 @@ pub struct Derived {
     pub walls: Vec<Hex>,
     /// 7.21: where army units enter.
     pub entry: Vec<Hex>,
+    /// By each hex's grid index, the grid index of its neighbour in each direction (in
+    /// [`hexgrid::Direction::ALL`] order), [`OFF_MAP`] where that is off the map: the
+    /// neighbours of [`crate::map::Map::neighbours`] without working the indices out again
+    /// (a map of four-digit hex ids has fewer hexes than [`OFF_MAP`]).
+    pub adjacent: Vec<[u16; 6]>,
+    /// By each hex's grid index, its all-sea hexsides (6.12), a bit for each direction of
+    /// [`Derived::adjacent`], as [`crate::map::Map::all_sea_between`] answers.
+    pub sea_sides: Vec<u8>,
+    /// By each hex's grid index, its terrain class ([`crate::map::Map::class`]).
+    pub classes: Vec<crate::map::Class>,
+    /// By each hex's grid index, whether it is of [`Derived::crusader_ground`].
+    pub crusader_ground_at: Vec<bool>,
+    /// 9.11, 9.12: by each hex's grid index, whether a line of sight runs from it to each hex
+    /// within four hexes (a bit each, in the order of [`Hex::within`]), worked out the first
+    /// time it is asked ([`Derived::line_of_sight`]).
+    sight: Vec<OnceLock<u64>>,
+    /// The bit of [`Derived::sight`] for each offset `(dq, dr)` within four hexes, at
+    /// `(dq + 4) * 9 + dr + 4` (`u8::MAX`: further away).
+    sight_bit: Vec<u8>,
 }
+
+/// How far [`Derived::line_of_sight`] keeps the lines of sight: the longest range of fire
+/// (9.4).
+const SIGHT: u32 = 4;
+
+/// The offsets of [`Derived::sight_bit`] on a side.
+const SIGHT_SIDE: usize = 2 * SIGHT as usize + 1;
+
+/// The place of `to`'s offset from `from` in [`Derived::sight_bit`], if both coordinates are
+/// within four.
+fn sight_offset(from: Hex, to: Hex) -> Option<usize> {
+    let reach = SIGHT as i64;
+    let dq = i64::from(to.q) - i64::from(from.q) + reach;
+    let dr = i64::from(to.r) - i64::from(from.r) + reach;
+    let side = SIGHT_SIDE as i64;
+    ((0..side).contains(&dq) && (0..side).contains(&dr)).then(|| (dq * side + dr) as usize)
+}
+
+/// The mark of [`Derived::adjacent`] for a neighbour off the map.
+pub const OFF_MAP: u16 = u16::MAX;
+
+/// The rules of the data sets loaded lately and their [`Derived`] areas, the newest last:
+/// every game of the same data shares them, on any thread.
+static SHARED: Mutex<Vec<(Arc<Rules>, Arc<Derived>)>> = Mutex::new(Vec::new());
+
+/// How many data sets' areas [`SHARED`] keeps.
+const SHARED_KEPT: usize = 4;
 
 impl Derived {
     /// Works the areas out.
@@ -168,8 +214,16 @@ impl Derived {
             .hexes()
             .filter(|&h| crate::intervention::entry_hex(rules, h))
             .collect();
+        let crusader_ground = crate::setup::crusader_ground(rules);
         Derived {
-            crusader_ground: crate::setup::crusader_ground(rules),
+            classes: rules.map.grid.hexes().map(|h| rules.map.class(h)).collect(),
+            crusader_ground_at: rules
+                .map
+                .grid
+                .hexes()
+                .map(|h| crusader_ground.contains(&h))
+                .collect(),
+            crusader_ground,
             moslem_ground: crate::setup::moslem_ground(rules),
             acre: rules
                 .map
@@ -183,7 +237,78 @@ impl Derived {
             base_sites,
             walls,
             entry,
+            adjacent: rules
+                .map
+                .grid
+                .hexes()
+                .map(|h| {
+                    h.neighbours()
+                        .map(|n| rules.map.grid.index(n).map_or(OFF_MAP, |k| k as u16))
+                })
+                .collect(),
+            sea_sides: rules
+                .map
+                .grid
+                .hexes()
+                .map(|h| {
+                    h.neighbours()
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &n)| rules.map.all_sea_between(h, n))
+                        .fold(0u8, |bits, (d, _)| bits | 1 << d)
+                })
+                .collect(),
+            sight: (0..rules.map.grid.len()).map(|_| OnceLock::new()).collect(),
+            sight_bit: {
+                let centre = Hex::new(0, 0);
+                let mut bits = vec![u8::MAX; SIGHT_SIDE * SIGHT_SIDE];
+                for (i, t) in centre.within(SIGHT).enumerate() {
+                    bits[sight_offset(centre, t).expect("within four")] = i as u8;
+                }
+                bits
+            },
         }
+    }
+
+    /// Acre 9.11, 9.12: [`crate::fire::line_of_sight`] from `from` to `to` on the map of
+    /// `rules` (those the areas were worked out from), kept for every hex within four of a
+    /// hex once one of them is asked.
+    pub fn line_of_sight(&self, rules: &Rules, from: Hex, to: Hex) -> bool {
+        let k = rules.map.grid.index(from);
+        let i = sight_offset(from, to)
+            .map(|o| self.sight_bit[o])
+            .filter(|&i| i != u8::MAX);
+        let (Some(k), Some(i)) = (k, i) else {
+            return crate::fire::line_of_sight(rules, from, to);
+        };
+        let bits = self.sight[k].get_or_init(|| {
+            from.within(SIGHT)
+                .enumerate()
+                .filter(|&(_, t)| crate::fire::line_of_sight(rules, from, t))
+                .fold(0u64, |bits, (i, _)| bits | 1 << i)
+        });
+        bits & 1 << i != 0
+    }
+
+    /// The areas of `rules` worked out once for every game of the same data (the data sets
+    /// loaded lately are kept, whatever the thread), with the rules to play by: the kept
+    /// copy when equal rules were loaded before, so that the games share one.
+    pub fn shared(rules: Arc<Rules>) -> (Arc<Rules>, Arc<Derived>) {
+        let mut kept = SHARED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(i) = kept
+            .iter()
+            .position(|(r, _)| Arc::ptr_eq(r, &rules) || **r == *rules)
+        {
+            let entry = kept.remove(i);
+            kept.push(entry.clone());
+            return entry;
+        }
+        let derived = Arc::new(Derived::new(&rules));
+        if kept.len() >= SHARED_KEPT {
+            kept.remove(0);
+        }
+        kept.push((Arc::clone(&rules), Arc::clone(&derived)));
+        (rules, derived)
     }
 }
 
@@ -271,8 +396,9 @@ impl State {
         let pos = Position::empty(&rules);
         let tunnels = Tunnels::new(&rules);
         let engineer_points = rules.scenario.engineering.engineer_points;
+        let (rules, derived) = Derived::shared(rules);
         State {
-            derived: Arc::new(Derived::new(&rules)),
+            derived,
             rules,
             conrad,
             dice,

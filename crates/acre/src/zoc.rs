@@ -1,11 +1,16 @@
 //! Zones of Control (6.0): which hexes a combat unit controls, with the all-sea hexside,
 //! foss and outerworks, wall and siege-tower limits.
 
+use std::cell::RefCell;
+use std::collections::{BTreeMap, BTreeSet};
+use std::rc::Rc;
+use std::sync::{Arc, Weak};
+
 use hexgrid::Hex;
 
 use crate::map::Class;
-use crate::position::Pieces;
-use crate::rules::{Rules, Side};
+use crate::position::{Board, Pieces};
+use crate::rules::{Rules, Side, SiegeKind};
 
 /// Acre 6.1: whether the combat unit in `from` exerts a Zone of Control into the adjacent
 /// hex `into`.
@@ -48,6 +53,117 @@ pub fn controlled<P: Pieces + ?Sized>(rules: &Rules, pos: &P, hex: Hex, by: Side
         pos.unit_at(n)
             .is_some_and(|u| rules.side_of(u) == by && exerts_into(rules, pos, u, n, hex))
     })
+}
+
+/// Acre 6.0, 6.26: by each hex's grid index, whether a combat unit of `by` controls it: the
+/// answers of [`controlled`] for the whole map at once, worked out from the units of `by`
+/// (the first by index in a hex, as [`Pieces::unit_at`] answers) rather than hex by hex.
+pub fn control<P: Pieces + ?Sized>(rules: &Rules, pos: &P, by: Side) -> Vec<bool> {
+    let grid = rules.map.grid;
+    let p = pos.position();
+    let mut out = vec![false; grid.len()];
+    for (u, unit) in p.units.iter().enumerate() {
+        let Some(from) = unit.at.hex() else { continue };
+        if rules.side_of(u) != by || !grid.contains(from) || pos.unit_at(from) != Some(u) {
+            continue;
+        }
+        // The checks of [`exerts_into`] that ask only of the unit's own hex, once.
+        // 6.11: not while stacked with a siege tower.
+        if pos.siege_tower_at(rules, from, by) {
+            continue;
+        }
+        let from_ditch = p.unfilled_foss(rules, from) || rules.map.class(from) == Class::Outerworks;
+        let from_wall = p.unbreached_wall(rules, from);
+        for into in rules.map.neighbours(from) {
+            let Some(k) = grid.index(into) else { continue };
+            if out[k] || rules.map.all_sea_between(from, into) {
+                continue;
+            }
+            if from_ditch && !matches!(rules.map.class(into), Class::Foss | Class::Outerworks) {
+                continue;
+            }
+            if !from_wall && p.unbreached_wall(rules, into) {
+                continue;
+            }
+            out[k] = true;
+        }
+    }
+    out
+}
+
+/// A [`control`] table kept with everything it depends on: the rules, the side, and for
+/// each of its units where it stands, whether it is the first unit there and whether a
+/// friendly siege tower stands with it, and the filled foss and wall damage.
+struct Kept {
+    rules: Weak<Rules>,
+    by: Side,
+    units: Vec<u32>,
+    filled: BTreeSet<Hex>,
+    damage: BTreeMap<Hex, u8>,
+    caved_in: BTreeSet<Hex>,
+    table: Rc<Vec<bool>>,
+}
+
+thread_local! {
+    /// The last [`control`] tables worked out on this thread, one a side: a side's zones
+    /// stay as they are while the other side moves.
+    static KEPT: RefCell<Vec<Kept>> = const { RefCell::new(Vec::new()) };
+}
+
+/// [`control`], kept on this thread for the next ask with the same units of `by` standing
+/// as they do (the other side's moves change nothing here).
+pub fn control_kept(rules: &Arc<Rules>, pos: &Board, by: Side) -> Rc<Vec<bool>> {
+    let grid = rules.map.grid;
+    let p = pos.position();
+    // Everything of the units of `by` that [`control`] asks, from the board's table.
+    let units: Vec<u32> = p
+        .units
+        .iter()
+        .enumerate()
+        .filter(|&(u, _)| rules.side_of(u) == by)
+        .map(|(u, unit)| {
+            let Some(k) = unit.at.hex().and_then(|h| grid.index(h)) else {
+                return 0;
+            };
+            let [first, _, siege] = pos.cell(k);
+            let tower = siege.is_some_and(|e| {
+                rules.siege[e].kind == SiegeKind::SiegeTower && rules.siege[e].side == by
+            });
+            (k as u32 + 1) << 2 | u32::from(first == Some(u)) << 1 | u32::from(tower)
+        })
+        .collect();
+    let same = |k: &Kept| {
+        k.by == by
+            && k.rules.as_ptr() == Arc::as_ptr(rules)
+            && k.rules.strong_count() > 0
+            && k.units == units
+            && k.filled == p.filled
+            && k.damage == p.damage
+            && k.caved_in == p.caved_in
+    };
+    if let Some(table) = KEPT.with(|kept| {
+        kept.borrow()
+            .iter()
+            .find(|k| same(k))
+            .map(|k| Rc::clone(&k.table))
+    }) {
+        return table;
+    }
+    let table = Rc::new(control(rules, pos, by));
+    KEPT.with(|kept| {
+        let mut kept = kept.borrow_mut();
+        kept.retain(|k| k.by != by);
+        kept.push(Kept {
+            rules: Arc::downgrade(rules),
+            by,
+            units,
+            filled: p.filled.clone(),
+            damage: p.damage.clone(),
+            caved_in: p.caved_in.clone(),
+            table: Rc::clone(&table),
+        });
+    });
+    table
 }
 
 #[cfg(test)]

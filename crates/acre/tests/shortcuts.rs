@@ -1,17 +1,27 @@
 //! The shortcuts taken for speed give the same answers as the plain rules they stand for, in
 //! the positions of seeded random games: the [`Board`] table of the pieces in each hex
-//! against the position's own look-up, zones of control, movement costs and command radius
-//! asked of either, a piece's destinations listed without their paths, the fire targets
-//! listed from the hexes that hold an enemy, and a move or a let-go checked without listing
-//! every legal action (each action near the legal ones accepted exactly when listed). That
-//! the games themselves are unchanged is `legal_order.rs`'s fingerprints.
+//! against the position's own look-up (with a piece taken off too), zones of control (hex by
+//! hex, for the whole map at once, and kept from an earlier position), movement costs and
+//! command radius asked of either, isolation (11.1) unit by unit and for all units at once,
+//! a piece's moves and charges from the dense search against [`moves::plain`] (paths
+//! included, and listed without their paths or one at a time), the fire targets listed from
+//! the hexes that hold an enemy with the lines of sight kept, the set-up placements from
+//! each leader's reach against a trial placement in every hex, the redeployments listed with
+//! a board against the position's own look-up, the Moslem's searches from the hexes near
+//! each held wall against every hex's distances, and a move, a let-go, a selection, an end of
+//! movement or a fire checked without listing every legal action (each action near the
+//! legal ones accepted exactly when listed). That the games themselves are unchanged is
+//! `legal_order.rs`'s fingerprints.
 
 use acre::fire::{self, Firer};
+use acre::map::Class;
 use acre::movement::{self, Mover};
-use acre::position::{Board, Pieces};
+use acre::position::{Board, Location, Pieces};
 use acre::rules::{Kind, Side, SiegeKind};
+use acre::sequence::Step;
+use acre::setup::{self, Piece};
 use acre::state::{ix, Stage};
-use acre::{leaders, moves, zoc, Action, State};
+use acre::{engineering, leaders, moves, regroup, zoc, Action, State};
 use engine::{Game, Log, Pending, Seat, Setup, Startable};
 use hexgrid::Hex;
 
@@ -21,12 +31,20 @@ fn start(scenario: &str, seed: u64) -> State {
 }
 
 /// The board and the position agree on every hex of the map and next to it, and so do the
-/// rules asked of either.
-fn check_board(s: &State) {
+/// rules asked of either; returns how many units are isolated.
+fn check_board(s: &State) -> usize {
     let r = &s.rules;
     let board = Board::new(r, &s.pos);
     let hexes: Vec<Hex> = r.map.grid.hexes().collect();
+    let control = [Side::Crusader, Side::Moslem].map(|side| zoc::control(r, &board, side));
+    for (side, control) in [Side::Crusader, Side::Moslem].iter().zip(&control) {
+        assert_eq!(*zoc::control_kept(&s.rules, &board, *side), *control);
+    }
     for &h in &hexes {
+        let k = r.map.grid.index(h).unwrap();
+        for (side, control) in [Side::Crusader, Side::Moslem].iter().zip(&control) {
+            assert_eq!(control[k], zoc::controlled(r, &s.pos, h, *side));
+        }
         for n in h.neighbours() {
             assert_eq!(board.unit_at(n), s.pos.unit_at(n));
             assert_eq!(board.leader_at(n), s.pos.leader_at(n));
@@ -52,6 +70,41 @@ fn check_board(s: &State) {
             }
         }
     }
+    // A board with a piece taken off answers as the board of the position without it.
+    let on_map = [
+        (0..r.units.len())
+            .find(|&u| s.pos.units[u].at.hex().is_some())
+            .map(Piece::Unit),
+        (0..r.leaders.len())
+            .find(|&l| s.pos.leaders[l].at.hex().is_some())
+            .map(Piece::Leader),
+        (0..r.siege.len())
+            .find(|&e| s.pos.siege[e].at.hex().is_some())
+            .map(Piece::Siege),
+    ];
+    for piece in on_map.into_iter().flatten() {
+        let mut without = s.pos.clone();
+        match piece {
+            Piece::Unit(u) => without.units[u].at = Location::OffMap,
+            Piece::Leader(l) => without.leaders[l].at = Location::OffMap,
+            Piece::Siege(e) => without.siege[e].at = Location::OffMap,
+        }
+        let plain = Board::new(r, &without);
+        let mut taken = Board::new(r, &s.pos);
+        taken.take_off(piece);
+        for &h in &hexes {
+            for n in h.neighbours() {
+                assert_eq!(taken.unit_at(n), plain.unit_at(n));
+                assert_eq!(taken.leader_at(n), plain.leader_at(n));
+                assert_eq!(taken.siege_at(n), plain.siege_at(n));
+            }
+        }
+    }
+    let isolated: Vec<usize> = (0..r.units.len())
+        .filter(|&u| regroup::isolated(r, &s.pos, u))
+        .collect();
+    assert_eq!(regroup::isolated_units(r, &s.pos), isolated);
+    let cut_off = isolated.len();
     for u in 0..r.units.len() {
         if s.pos.hex_of(u).is_some() {
             assert_eq!(
@@ -64,6 +117,7 @@ fn check_board(s: &State) {
             );
         }
     }
+    cut_off
 }
 
 /// The fire targets of `side` the plain way: every firer not yet declared at every hex of
@@ -99,6 +153,62 @@ fn fire_reference(s: &State, side: Side) -> Vec<Action> {
     out
 }
 
+/// The Moslem's searches the plain way (13.31): every tunnellable hex of the map within the
+/// discovery range of a Wall/Tower hex the Crusader does not hold, not yet searched.
+fn search_reference(s: &State) -> Vec<Action> {
+    let r = &s.rules;
+    let range = r.scenario.engineering.discovery_range;
+    let walls = r.map.hexes_of(&[Class::Wall, Class::Tower]);
+    let held: Vec<Hex> = walls
+        .into_iter()
+        .filter(|w| s.pos.side_at(r, *w) != Some(Side::Crusader))
+        .collect();
+    r.map
+        .grid
+        .hexes()
+        .filter(|&h| engineering::tunnellable(r, h))
+        .filter(|h| held.iter().any(|w| w.distance(*h) <= range))
+        .filter(|h| !s.work.searches.contains(h))
+        .map(Action::Search)
+        .collect()
+}
+
+/// The set-up placements of `side` the plain way: the next piece (leaders, units, siege
+/// units) in every hex of its ground where [`setup::check_place`] accepts it, a unit only
+/// where, once placed, it is within twice a commanding leader's Command Radius (the harbour
+/// tower excepted).
+fn setup_reference(s: &State, side: Side) -> Vec<Action> {
+    let r = &s.rules;
+    let mut pieces = setup::pieces(r, side, s.conrad);
+    pieces.sort_by_key(|p| match p {
+        Piece::Leader(_) => 0,
+        Piece::Unit(_) => 1,
+        Piece::Siege(_) => 2,
+    });
+    let Some(piece) = pieces
+        .into_iter()
+        .find(|p| p.at(&s.pos) == Location::OffMap)
+    else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for h in setup::ground(r, side) {
+        if setup::check_place(r, &s.pos, piece, h).is_err() {
+            continue;
+        }
+        if let Piece::Unit(u) = piece {
+            let mut trial = s.pos.clone();
+            trial.units[u].at = Location::Map(h);
+            let harbour = r.map.terrain(h).key == "harbour_tower";
+            if !harbour && !leaders::within_twice_radius(r, &trial, u, s.conrad) {
+                continue;
+            }
+        }
+        out.push(Action::Place(piece, h));
+    }
+    out
+}
+
 /// Actions near the legal ones while a piece is selected (moves to other hexes, let go),
 /// each accepted exactly when listed.
 fn check_selected_moves(s: &State, seat: Seat, legal: &[Action]) -> usize {
@@ -109,7 +219,13 @@ fn check_selected_moves(s: &State, seat: Seat, legal: &[Action]) -> usize {
             candidates.extend(h.neighbours().into_iter().map(Action::Move));
         }
     }
-    for a in &candidates {
+    check_accepted(s, seat, legal, &candidates)
+}
+
+/// Each of `candidates` is accepted exactly when `legal` lists it; returns how many were
+/// tried.
+fn check_accepted(s: &State, seat: Seat, legal: &[Action], candidates: &[Action]) -> usize {
+    for a in candidates {
         let accepted = s.clone().apply(seat, a, &mut Log::discarding()).is_ok();
         assert_eq!(
             accepted,
@@ -122,10 +238,45 @@ fn check_selected_moves(s: &State, seat: Seat, legal: &[Action]) -> usize {
     candidates.len()
 }
 
+/// Fires of every firer of `side` on the map, declared or not, at every hex within four
+/// hexes (a sample of them, `1 / every`), and the end of fire.
+fn fire_candidates(s: &State, side: Side, every: usize) -> Vec<Action> {
+    let r = &s.rules;
+    let units = (0..r.units.len())
+        .filter(|&u| r.side_of(u) == side)
+        .filter_map(|u| Some((Firer::Unit(u), s.pos.hex_of(u)?)));
+    let engines = (0..r.siege.len())
+        .filter(|&e| r.siege[e].side == side)
+        .filter_map(|e| Some((Firer::Siege(e), s.pos.siege[e].at.hex()?)));
+    let mut out = vec![Action::End];
+    for (f, at) in units.chain(engines) {
+        out.extend(at.within(4).map(|t| Action::Fire(f, t)));
+    }
+    out.into_iter().step_by(every).collect()
+}
+
+/// Selections of every piece of `side` and the end of the segment.
+fn selection_candidates(s: &State, side: Side) -> Vec<Action> {
+    let r = &s.rules;
+    let units = (0..r.units.len())
+        .filter(|&u| r.side_of(u) == side)
+        .map(Piece::Unit);
+    let leaders = (0..r.leaders.len())
+        .filter(|&l| r.leaders[l].side == side)
+        .map(Piece::Leader);
+    let engines = (0..r.siege.len())
+        .filter(|&e| r.siege[e].side == side)
+        .map(Piece::Siege);
+    let mut out = vec![Action::End, Action::Deselect];
+    out.extend(units.chain(leaders).chain(engines).map(Action::Select));
+    out
+}
+
 #[test]
 fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
-    // Boards, selected pieces' destinations, fire lists, moves checked.
-    let mut checked = [0usize; 4];
+    // Boards, selected pieces' moves, fire lists, moves checked, set-up placements, charges,
+    // isolated units, fires checked, selections checked, redeployments, searches.
+    let mut checked = [0usize; 11];
     for (scenario, seed) in [("siege", 21u64), ("siege-conrad", 22)] {
         let mut s = start(scenario, seed);
         let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -142,8 +293,18 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
             };
             let legal = s.legal_actions(seat);
             if plies % 40 == 0 {
-                check_board(&s);
+                checked[6] += check_board(&s);
                 checked[0] += 1;
+            }
+            if let Stage::SetUp(setting) = s.stage {
+                let listed: Vec<Action> = legal
+                    .iter()
+                    .filter(|a| matches!(a, Action::Place(..)))
+                    .cloned()
+                    .collect();
+                let plain = setup_reference(&s, setting);
+                assert_eq!(listed, plain, "{scenario} ply {plies}: set-up placements");
+                checked[4] += 1;
             }
             let step = s.step_name();
             // No leader to place, retreat or advance comes before the step's own actions.
@@ -155,10 +316,28 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
             if let (true, Some(p)) = (free, s.work.selected) {
                 let strategic = step.contains("Strategic");
                 if step.contains("Movement") {
-                    let plain: Vec<Hex> =
-                        moves::destinations(&s, p, strategic).into_keys().collect();
-                    let fast = moves::destination_hexes(&s, p, strategic);
-                    assert_eq!(fast, plain, "{scenario} ply {plies}: {p:?}'s destinations");
+                    let plain = moves::plain::destinations(&s, p, strategic);
+                    let fast = moves::destinations(&s, p, strategic);
+                    assert_eq!(fast, plain, "{scenario} ply {plies}: {p:?}'s moves");
+                    let hexes: Vec<Hex> = plain.keys().copied().collect();
+                    let listed = moves::destination_hexes(&s, p, strategic);
+                    assert_eq!(
+                        listed, hexes,
+                        "{scenario} ply {plies}: {p:?}'s destinations"
+                    );
+                    // Each destination's path, and no path to the hexes around them.
+                    for (h, path) in plain.iter().step_by(5) {
+                        assert_eq!(moves::path_to(&s, p, strategic, *h).as_ref(), Some(path));
+                        for n in h.neighbours() {
+                            let there = plain.get(&n).cloned();
+                            assert_eq!(moves::path_to(&s, p, strategic, n), there);
+                        }
+                    }
+                    if let (Piece::Unit(u), false) = (p, strategic) {
+                        let plain = moves::plain::charges(&s, u);
+                        assert_eq!(moves::charges(&s, u), plain, "{scenario} ply {plies}");
+                        checked[5] += plain.len();
+                    }
                     checked[1] += 1;
                     if plies % 3 == 0 {
                         checked[3] += check_selected_moves(&s, seat, &legal);
@@ -173,6 +352,39 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
                     .collect();
                 assert_eq!(listed, fire_reference(&s, side), "{scenario} ply {plies}");
                 checked[2] += 1;
+                if plies % 2 == 0 {
+                    let candidates = fire_candidates(&s, side, 5);
+                    checked[7] += check_accepted(&s, seat, &legal, &candidates);
+                }
+            }
+            // Redeployment listed with the board against the position's own look-up.
+            let regrouping = free && step.contains("Regroup");
+            if let (true, Some(Action::Place(piece, _))) = (regrouping, legal.first()) {
+                let r = &s.rules;
+                let ground = regroup::redeploy_ground(r, piece.side(r));
+                let plain: Vec<Action> = ground
+                    .iter()
+                    .filter(|&&h| regroup::check_redeploy_on(r, &s.pos, *piece, h, &ground).is_ok())
+                    .map(|&h| Action::Place(*piece, h))
+                    .collect();
+                assert_eq!(legal, plain, "{scenario} ply {plies}: redeployment");
+                checked[9] += 1;
+            }
+            // Searches listed from the hexes near each held wall against every hex's
+            // distance to them.
+            let searches: Vec<Action> = legal
+                .iter()
+                .filter(|a| matches!(a, Action::Search(_)))
+                .cloned()
+                .collect();
+            if free && s.turn.step == Step::Discovery && !s.work.caving && !searches.is_empty() {
+                assert_eq!(searches, search_reference(&s), "{scenario} ply {plies}");
+                checked[10] += 1;
+            }
+            let choosing = s.work.selected.is_none() && step.contains("Movement");
+            if free && choosing && plies % 5 == 0 {
+                let candidates = selection_candidates(&s, side);
+                checked[8] += check_accepted(&s, seat, &legal, &candidates);
             }
             let a = &legal[(rng % legal.len() as u64) as usize];
             s.apply(seat, a, &mut Log::discarding()).expect("legal");
@@ -180,7 +392,10 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
         }
     }
     assert!(
-        checked.iter().all(|&n| n > 20),
+        checked
+            .iter()
+            .enumerate()
+            .all(|(i, &n)| n > if i == 6 { 5 } else { 20 }),
         "positions checked: {checked:?}"
     );
 }
