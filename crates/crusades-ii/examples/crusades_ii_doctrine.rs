@@ -10,7 +10,7 @@
 
 use ai::Policy;
 use crusades_ii::doctrine::Tactics;
-use engine::{DiceMode, Game, Log, Pending, Setup, Startable};
+use engine::{Game, Log, Pending, Setup, Startable};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -20,14 +20,7 @@ fn main() {
     let data = crusades_ii::builtin_data();
     let (mut decisions, mut scored) = (0u64, 0u64);
     for seed in 1..=games {
-        let setup = Setup {
-            scenario: scenario.clone(),
-            options: vec![],
-            seed,
-            dice: DiceMode::Seeded,
-            position: None,
-        };
-        let mut s = match crusades_ii::State::start(&setup, &data) {
+        let mut s = match crusades_ii::State::start(&Setup::seeded(&scenario, seed), &data) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("{e}");

@@ -6,7 +6,7 @@
 
 use std::time::Instant;
 
-use engine::{DiceMode, Game, Log, Pending, Setup, Startable};
+use engine::{Game, Log, Pending, Setup, Startable};
 
 fn main() {
     let mut args = std::env::args().skip(1);
@@ -16,14 +16,7 @@ fn main() {
     let t0 = Instant::now();
     let mut plies = 0u64;
     for seed in 1..=games {
-        let setup = Setup {
-            scenario: scenario.clone(),
-            options: vec![],
-            seed,
-            dice: DiceMode::Seeded,
-            position: None,
-        };
-        let mut s = match crusades_ii::State::start(&setup, &data) {
+        let mut s = match crusades_ii::State::start(&Setup::seeded(&scenario, seed), &data) {
             Ok(s) => s,
             Err(e) => {
                 eprintln!("{e}");
