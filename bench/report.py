@@ -371,6 +371,20 @@ if duels:
 else:
     w("No game played yet.")
 w("")
+# Samples of players that have since changed (bench/strength/earlier/), one line each.
+earlier_dir = os.path.join(os.path.dirname(strength_file), "earlier")
+earlier = sorted(f for f in (os.listdir(earlier_dir) if os.path.isdir(earlier_dir) else []) if f.endswith(".jsonl"))
+if earlier:
+    w("Earlier samples, of players that have since changed (bench/strength/earlier/README.md says how):")
+    w("")
+    for f in earlier:
+        games = [json.loads(l) for l in open(os.path.join(earlier_dir, f)) if l.strip()]
+        by = {}
+        for g in games:
+            by.setdefault((g["first"], g["second"]), []).append(g["points"])
+        parts = [f"{a} against {b}: {sum(p):g} points of {len(p)} games" for (a, b), p in sorted(by.items())]
+        w(f"- `{f}`: " + "; ".join(parts) + ".")
+    w("")
 
 # Targets.
 w("## Targets of issue 5")

@@ -116,6 +116,20 @@ impl engine::Game for State {
         s
     }
 
+    /// The seat's chance as the siege stands ([`crate::victory::prospects`]), for searches
+    /// cut short; a finished game is 1, 0.5 or 0.
+    fn evaluate(&self, seat: Seat) -> f64 {
+        if let Some(o) = &self.outcome {
+            return o.score(seat);
+        }
+        let crusader = crate::victory::prospects(&self.rules, &self.pos, self.turn.turn);
+        match side_of_seat(seat) {
+            Some(Side::Crusader) => crusader,
+            Some(Side::Moslem) => 1.0 - crusader,
+            None => 0.5,
+        }
+    }
+
     /// Combat units destroyed per side and Game-Turns played.
     fn stats(&self) -> Vec<engine::Stat> {
         vec![

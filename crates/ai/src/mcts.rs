@@ -28,6 +28,13 @@
 //! looking ahead and the game's evaluation scores its leaves. Without a doctrine, every
 //! legal action is an option, tried in a random order.
 //!
+//! **Rewards on the tree's own scale.** Selection reads a node's mean reward scaled to the
+//! range of the means of the nodes below the root so far ([`Mcts::normalize`], as MuZero
+//! does: Schrittwieser et al., 2020). An evaluation cut short moves by hundredths from one
+//! move to the next, and on the raw scale the doctrine's prior outweighed any such
+//! difference: in Crusades II a 1,000-iteration search played the doctrine's move in every
+//! one of 284 decisions measured.
+//!
 //! **Secret simultaneous orders.** When several seats must decide at once, the searching
 //! seat decides first, in the tree; the other seats of that simultaneous step decide outside
 //! the tree, until each has no decision left: by the doctrine's choice, worked out once per
@@ -92,6 +99,11 @@ pub struct Mcts {
     /// The weight of the policy's preference in a guided search's selection (progressive
     /// bias, see [`DEFAULT_BIAS`]).
     pub bias: f64,
+    /// Whether selection reads each node's mean reward scaled to the range of the means of
+    /// the nodes below the root so far (see the module's documentation); on by default.
+    pub normalize: bool,
+    /// The lowest and highest mean reward of a node below the root in the current search.
+    range: (f64, f64),
     rng: Rng,
 }
 
@@ -194,6 +206,8 @@ impl Mcts {
             playout_depth: Some(crate::UNGUIDED_PLAYOUT_DEPTH),
             width: DEFAULT_WIDTH,
             bias: DEFAULT_BIAS,
+            normalize: true,
+            range: (f64::INFINITY, f64::NEG_INFINITY),
             rng: rng(seed),
         }
     }
@@ -231,6 +245,7 @@ impl Mcts {
         };
         let mut nodes: Vec<Node<G::Action>> = vec![Node::new(seat, 0.0)];
         let mut iterations = 0u32;
+        self.range = (f64::INFINITY, f64::NEG_INFINITY);
         if legal.len() > 1 {
             let root = match policy {
                 Some(_) => self.ranked(&legal, &prior),
@@ -374,6 +389,10 @@ impl Mcts {
             };
             nodes[n].visits += 1;
             nodes[n].reward += reward;
+            if n != 0 {
+                let m = nodes[n].mean();
+                self.range = (self.range.0.min(m), self.range.1.max(m));
+            }
         }
     }
 
@@ -464,7 +483,13 @@ impl Mcts {
             }
             let n = &nodes[c];
             let visits = f64::from(n.visits.max(1));
-            let score = n.mean()
+            let (lo, hi) = self.range;
+            let mean = if self.normalize && hi > lo {
+                (n.mean() - lo) / (hi - lo)
+            } else {
+                n.mean()
+            };
+            let score = mean
                 + self.exploration * (ln / visits).sqrt()
                 + self.bias * n.prior * root / (1.0 + f64::from(n.visits));
             if score > best_score {

@@ -301,3 +301,36 @@ fn where_rewards_do_not_differ_the_doctrines_choice_is_searched_most_and_played(
         );
     }
 }
+
+/// A guided search with `Thrifty` (a poor doctrine: it always bids its lowest card) as
+/// `mcts:ITERATIONS:d0` would build it, with `normalize` set as given.
+fn thrifty_search(normalize: bool) -> impl Fn(u64) -> Box<dyn Player<Prizes>> {
+    move |seed| {
+        let mut m = Mcts::new(Budget::Iterations(200), seed);
+        m.playout_depth = Some(0);
+        m.exploration = ai::GUIDED_EXPLORATION;
+        m.normalize = normalize;
+        Box::new(ai::GuidedMcts {
+            mcts: m,
+            policy: std::sync::Arc::new(Thrifty),
+        })
+    }
+}
+
+#[test]
+fn rewards_on_the_trees_scale_let_a_search_overrule_a_poor_doctrine() {
+    let nine = |seed| Prizes::with_cards(seed, 9);
+    // On the raw scale the evaluation's small differences never outweigh the doctrine's
+    // prior: the search bids as the doctrine does.
+    let game = nine(3);
+    let lowest = game
+        .legal_actions(EAST)
+        .into_iter()
+        .min_by_key(|b| b.0)
+        .unwrap();
+    let raw = thrifty_search(false)(3).choose(&game, EAST);
+    assert_eq!(raw, lowest);
+    // Scaled to the tree's range, the search bids better than its doctrine, and it shows.
+    let scaled = score(60, nine, thrifty_search(true), thrifty_search(false));
+    assert!(scaled >= 0.6, "scaled against raw: {scaled:.3}");
+}

@@ -1061,6 +1061,35 @@ impl<'a> Sight<'a> {
     }
 }
 
+/// What the melees `side` could fight from where its counters stand are worth to it, in
+/// expected steps inflicted less those taken (morale failures counted as steps, 10.0), summed
+/// over the enemy stacks it touches: for each, every formed counter of `side` with that stack
+/// in its front hexes (9.3) and able to attack under its chit (5.1, 5.33, 16.42) attacks it,
+/// by [`Sight::melee`]'s reckoning; stacks it would attack at a loss count nothing (it need
+/// not attack). A counter next to two stacks counts towards both: the measure is of the
+/// threat, not of a plan. The evaluation ([`engine::Game::evaluate`]) reads it for both
+/// sides, so that a search sees a flank exposed or a melee set up before the dice fall.
+pub fn melee_threat(s: &State, side: Seat) -> f64 {
+    let sight = Sight::new(s, side);
+    let mut fronts: Vec<(Hex, Vec<(UnitId, Hex)>)> = Vec::new();
+    for u in s.on_map(side) {
+        if !s.could_attack(u) {
+            continue;
+        }
+        let Some(h) = s.hex(u) else { continue };
+        for t in s.melee_targets(u) {
+            match fronts.iter_mut().find(|(x, _)| *x == t) {
+                Some((_, units)) => units.push((u, h)),
+                None => fronts.push((t, vec![(u, h)])),
+            }
+        }
+    }
+    fronts
+        .iter()
+        .map(|(t, units)| sight.melee(units, *t).max(0.0))
+        .sum()
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

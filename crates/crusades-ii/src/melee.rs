@@ -39,12 +39,20 @@ pub(crate) struct SideRoll {
 impl State {
     /// Whether unit `u` may attack in melee now (9.3, 9.31, 10.1, 16.42, 9.4 note 1).
     pub fn may_attack(&self, u: UnitId) -> bool {
+        self.side(u) == self.active
+            && self.activated(u)
+            && !self.unit(u).meleed
+            && self.could_attack(u)
+    }
+
+    /// Whether unit `u` could attack in melee in its side's Melee Phase as it stands, the
+    /// phase and activation aside: on the map, not routed, not a skirmisher nor artillery,
+    /// not exhausted, in command under a chit that lets it attack unless berserk (9.3, 10.1,
+    /// 16.41, 16.42, 9.4 note 1).
+    pub fn could_attack(&self, u: UnitId) -> bool {
         let s = self.unit(u);
         if self.hex(u).is_none()
-            || self.side(u) != self.active
-            || !self.activated(u)
             || s.routed
-            || s.meleed
             || self.skirmisher(u)
             || self.battle.utype(u).artillery
             || s.fury == Fury::Exhausted

@@ -1,0 +1,86 @@
+//! The evaluation a search scores its leaves with (`Game::evaluate`): losses suffered so far
+//! and a share of those the melees in prospect would cost (`doctrine::melee_threat`).
+
+mod common;
+
+use common::*;
+use crusades_ii::doctrine::melee_threat;
+use engine::Game;
+
+/// A Hab position in the Crusader's Melee Phase with Baldwin's charging knights at `knights`
+/// facing NNE, and Toktagin's horse archers at 1019 facing SSE.
+fn knights_at(knights: &str) -> crusades_ii::State {
+    let text = format!(
+        r#"{}
+[[unit]]
+name = "Baldwin c"
+hex = "{knights}"
+facing = "NNE"
+charging = true
+[[unit]]
+name = "Toktagin a"
+hex = "1019"
+facing = "SSE"
+"#,
+        hab_melee()
+    );
+    position("hab", &text)
+}
+
+#[test]
+fn no_melee_in_prospect_at_the_start() {
+    let s = start("hab", &[], 1);
+    for side in ["crusader", "turk"] {
+        assert_eq!(melee_threat(&s, seat(&s, side)), 0.0, "{side}");
+    }
+    assert!((s.evaluate(seat(&s, "crusader")) - 0.5).abs() < 1e-9);
+}
+
+#[test]
+fn a_charge_in_prospect_counts_for_the_charger() {
+    // Next to the archers with them in his front hexes (9.3), and out of reach.
+    let close = knights_at("1020");
+    let far = knights_at("1026");
+    let (crusader, turk) = (seat(&close, "crusader"), seat(&close, "turk"));
+    assert!(
+        melee_threat(&close, crusader) > 0.1,
+        "{}",
+        melee_threat(&close, crusader)
+    );
+    assert_eq!(melee_threat(&far, crusader), 0.0);
+    // The archers, facing the knights, could attack them too, at worse odds.
+    assert!(melee_threat(&close, turk) < melee_threat(&close, crusader));
+    assert_eq!(
+        close.losses(turk),
+        far.losses(turk),
+        "no loss yet in either"
+    );
+    assert!(
+        close.evaluate(crusader) > far.evaluate(crusader),
+        "{} against {}",
+        close.evaluate(crusader),
+        far.evaluate(crusader)
+    );
+    assert!(close.evaluate(turk) < far.evaluate(turk));
+}
+
+#[test]
+fn facing_away_there_is_no_charge() {
+    // The same hexes, the knights turned away: the archers are behind them.
+    let text = format!(
+        r#"{}
+[[unit]]
+name = "Baldwin c"
+hex = "1020"
+facing = "SSW"
+charging = true
+[[unit]]
+name = "Toktagin a"
+hex = "1019"
+facing = "SSE"
+"#,
+        hab_melee()
+    );
+    let s = position("hab", &text);
+    assert_eq!(melee_threat(&s, seat(&s, "crusader")), 0.0);
+}
