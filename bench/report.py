@@ -371,6 +371,31 @@ if duels:
 else:
     w("No game played yet.")
 w("")
+# Balance under the doctrine (bench/balance): what a paired game against the heuristic is up
+# against.
+balance = []
+try:
+    for l in open(os.path.join(out, "balance.jsonl")):
+        if l.strip():
+            balance.append(json.loads(l))
+except OSError:
+    pass
+if balance:
+    w("### Balance when the doctrine plays both sides")
+    w("")
+    w("`bench/balance` (`crusades simulate SCENARIO --games N --ai A=heuristic --ai B=heuristic --seed 1`).")
+    w("Where one side nearly always wins, a pair of games between two players of equal strength")
+    w("splits, one win each, whatever the dice: to score 60% against the heuristic, MCTS must win")
+    w("a fifth of its games from the side the doctrine loses with, or more.")
+    w("")
+    w("| scenario | games | first side wins [95%] | second side wins [95%] | draws | mean length (actions) |")
+    w("|---|---|---|---|---|---|")
+    for b in balance:
+        s0, s1 = b["seats"][0], b["seats"][1]
+        cell = lambda x: f"{x['seat']} {x['wins']['rate']:.2f} [{x['wins']['low']:.2f}, {x['wins']['high']:.2f}]"
+        w(f"| {b['scenario']} | {b['games']} | {cell(s0)} | {cell(s1)} | {b['draws']['rate']:.2f} | {b['length']['mean']:,.0f} |")
+    w("")
+
 # Samples of players that have since changed (bench/strength/earlier/), one line each.
 earlier_dir = os.path.join(os.path.dirname(strength_file), "earlier")
 earlier = sorted(f for f in (os.listdir(earlier_dir) if os.path.isdir(earlier_dir) else []) if f.endswith(".jsonl"))
