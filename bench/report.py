@@ -396,6 +396,28 @@ if balance:
         w(f"| {b['scenario']} | {b['games']} | {cell(s0)} | {cell(s1)} | {b['draws']['rate']:.2f} | {b['length']['mean']:,.0f} |")
     w("")
 
+# How often the search overrules its doctrine (registry example `agreement`).
+agreement = []
+try:
+    for l in open(os.path.join(out, "agreement.jsonl")):
+        if l.strip():
+            agreement.append(json.loads(l))
+except OSError:
+    pass
+if agreement:
+    w("### How often the search overrules its doctrine")
+    w("")
+    w("`cargo run --release -p registry --example agreement -- --mcts mcts:300 --decisions 150`: a")
+    w("game played by the doctrine on every seat; at each decision with a choice the search is")
+    w("asked too. A search that always agrees is its doctrine at a thousand times the cost.")
+    w("")
+    w("| scenario | search | decisions | chose otherwise | where (kind: otherwise / decisions) |")
+    w("|---|---|---|---|---|")
+    for a in agreement:
+        kinds = ", ".join(f"{k['kind']} {k['differ']}/{k['decisions']}" for k in a["kinds"] if k["differ"])
+        w(f"| {a['scenario']} | {a['search']} | {a['decisions']} | {a['differ']} ({a['share']:.0%}) | {kinds or 'nowhere'} |")
+    w("")
+
 # Samples of players that have since changed (bench/strength/earlier/), one line each.
 earlier_dir = os.path.join(os.path.dirname(strength_file), "earlier")
 earlier = sorted(f for f in (os.listdir(earlier_dir) if os.path.isdir(earlier_dir) else []) if f.endswith(".jsonl"))
@@ -552,7 +574,10 @@ w("and the doctrine's prior outweighed any such difference; Acre had no evaluati
 w("search now reads rewards on the tree's own scale (MuZero's min-max normalisation), Crusades")
 w("II's evaluation counts half the losses the melees in prospect would cost, and Acre's weighs")
 w("the road to each victory condition (docs/acre/doctrine.md). A test checks that the search")
-w("no longer merely repeats the doctrine. The first games of the new search: mcts:300 against")
+w("no longer merely repeats the doctrine, and the table above says how often it overrules it.")
+w("In The Crusades it still never does: its evaluation (the victory points, 16.5.1) moves only")
+w("once written orders are carried out, and a tree a few decisions deep never reaches that, so")
+w("every leaf scores the same. The first games of the new search: mcts:300 against")
 w("the heuristic won both games of two of three Hattin pairs; at Hab, Nicopolis and Tannenburg")
 w("every pair still split by seat.")
 w("")
