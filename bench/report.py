@@ -373,13 +373,14 @@ else:
 w("")
 # Balance under the doctrine (bench/balance): what a paired game against the heuristic is up
 # against.
-balance = []
-try:
-    for l in open(os.path.join(out, "balance.jsonl")):
-        if l.strip():
-            balance.append(json.loads(l))
-except OSError:
-    pass
+def read_lines(name):
+    """The JSON lines of a file of this run's folder (none if it is missing)."""
+    try:
+        return [json.loads(l) for l in open(os.path.join(out, name)) if l.strip()]
+    except OSError:
+        return []
+
+balance = read_lines("balance.jsonl")
 if balance:
     w("### Balance when the doctrine plays both sides")
     w("")
@@ -397,13 +398,7 @@ if balance:
     w("")
 
 # How often the search overrules its doctrine (registry example `agreement`).
-agreement = []
-try:
-    for l in open(os.path.join(out, "agreement.jsonl")):
-        if l.strip():
-            agreement.append(json.loads(l))
-except OSError:
-    pass
+agreement = read_lines("agreement.jsonl")
 if agreement:
     w("### How often the search overrules its doctrine")
     w("")

@@ -7,21 +7,12 @@ use common::*;
 use crusades_ii::doctrine::melee_threat;
 use engine::Game;
 
-/// A Hab position in the Crusader's Melee Phase with Baldwin's charging knights at `knights`
-/// facing NNE, and Toktagin's horse archers at 1019 facing SSE.
-fn knights_at(knights: &str) -> crusades_ii::State {
+/// A Hab position in the Crusader's Melee Phase with Baldwin's charging knights at `hex`
+/// facing `facing`, and Toktagin's horse archers at 1019 facing SSE.
+fn knights_at(hex: &str, facing: &str) -> crusades_ii::State {
     let text = format!(
-        r#"{}
-[[unit]]
-name = "Baldwin c"
-hex = "{knights}"
-facing = "NNE"
-charging = true
-[[unit]]
-name = "Toktagin a"
-hex = "1019"
-facing = "SSE"
-"#,
+        "{}\n[[unit]]\nname = \"Baldwin c\"\nhex = \"{hex}\"\nfacing = \"{facing}\"\ncharging = true\n\
+         [[unit]]\nname = \"Toktagin a\"\nhex = \"1019\"\nfacing = \"SSE\"\n",
         hab_melee()
     );
     position("hab", &text)
@@ -39,8 +30,8 @@ fn no_melee_in_prospect_at_the_start() {
 #[test]
 fn a_charge_in_prospect_counts_for_the_charger() {
     // Next to the archers with them in his front hexes (9.3), and out of reach.
-    let close = knights_at("1020");
-    let far = knights_at("1026");
+    let close = knights_at("1020", "NNE");
+    let far = knights_at("1026", "NNE");
     let (crusader, turk) = (seat(&close, "crusader"), seat(&close, "turk"));
     assert!(
         melee_threat(&close, crusader) > 0.1,
@@ -67,21 +58,7 @@ fn a_charge_in_prospect_counts_for_the_charger() {
 #[test]
 fn facing_away_there_is_no_charge() {
     // The same hexes, the knights turned away: the archers are behind them.
-    let text = format!(
-        r#"{}
-[[unit]]
-name = "Baldwin c"
-hex = "1020"
-facing = "SSW"
-charging = true
-[[unit]]
-name = "Toktagin a"
-hex = "1019"
-facing = "SSE"
-"#,
-        hab_melee()
-    );
-    let s = position("hab", &text);
+    let s = knights_at("1020", "SSW");
     assert_eq!(melee_threat(&s, seat(&s, "crusader")), 0.0);
 }
 
