@@ -242,17 +242,7 @@ mod tests {
     use super::*;
 
     fn state() -> State {
-        let setup = engine::Setup {
-            scenario: "third-crusade".into(),
-            options: vec![],
-            seed: 5,
-            dice: engine::DiceMode::Seeded,
-            position: None,
-        };
-        engine::Session::<State>::new(setup, &crate::builtin_data(), "the-crusades")
-            .expect("starts")
-            .state()
-            .clone()
+        crate::third_crusade(5)
     }
 
     fn three(s: &mut State, asps: [u16; 3]) -> Vec<usize> {

@@ -490,17 +490,7 @@ mod tests {
     use engine::Seat;
 
     fn state() -> State {
-        let setup = engine::Setup {
-            scenario: "third-crusade".into(),
-            options: vec![],
-            seed: 5,
-            dice: engine::DiceMode::Seeded,
-            position: None,
-        };
-        engine::Session::<State>::new(setup, &crate::builtin_data(), "the-crusades")
-            .expect("starts")
-            .state()
-            .clone()
+        crate::third_crusade(5)
     }
 
     /// Guy taken by the Saracens at 1823, Kara-Kush by the Crusaders at 1618 (held in Tyre).

@@ -192,14 +192,7 @@ fn party(state: &State, side: Side, hex: HexId, sallied: &BTreeSet<usize>) -> Pa
 }
 
 fn roll(purpose: String, dice: Vec<u8>, cell: Option<String>, result: String) -> RollRecord {
-    RollRecord {
-        purpose,
-        total: dice.iter().map(|&d| i32::from(d)).sum(),
-        dice,
-        modifiers: Vec::new(),
-        cell,
-        result,
-    }
+    crate::tables::roll_record(purpose, dice, ("", 0), cell, result)
 }
 
 /// One battle between sides `a` and `b` in `hex`.
@@ -774,17 +767,7 @@ mod tests {
     use crate::state::FleetStatus;
 
     fn state() -> State {
-        let setup = engine::Setup {
-            scenario: "third-crusade".into(),
-            options: vec![],
-            seed: 8,
-            dice: engine::DiceMode::Seeded,
-            position: None,
-        };
-        engine::Session::<State>::new(setup, &crate::builtin_data(), "the-crusades")
-            .expect("starts")
-            .state()
-            .clone()
+        crate::third_crusade(8)
     }
 
     /// Two adjacent open land hexes, far from every city and every force.

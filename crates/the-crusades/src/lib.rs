@@ -69,6 +69,19 @@ pub fn builtin_data() -> engine::DataSet {
     engine::DataSet::from_files(files.iter().map(|(p, t)| (p.as_str(), *t)))
 }
 
+/// The Third Crusade as a fresh seeded game starts it, for the modules' unit tests.
+#[cfg(test)]
+pub(crate) fn third_crusade(seed: u64) -> State {
+    engine::Session::<State>::new(
+        engine::Setup::seeded("third-crusade", seed),
+        &builtin_data(),
+        "the-crusades",
+    )
+    .expect("the Third Crusade starts")
+    .state()
+    .clone()
+}
+
 fn collect(dir: &'static Dir<'static>, out: &mut Vec<(String, &'static str)>) {
     for f in dir.files() {
         if let Some(text) = f.contents_utf8() {

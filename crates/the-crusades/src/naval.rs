@@ -139,21 +139,13 @@ fn roll(
     cell: Option<String>,
     result: String,
 ) -> RollRecord {
-    RollRecord {
+    crate::tables::roll_record(
         purpose,
-        total: dice.iter().map(|&d| i32::from(d)).sum::<i32>() + bonus,
         dice,
-        modifiers: if bonus != 0 {
-            vec![engine::Modifier {
-                reason: "not a friendly port (12.5.5 D)".into(),
-                value: bonus,
-            }]
-        } else {
-            Vec::new()
-        },
+        ("not a friendly port (12.5.5 D)", bonus),
         cell,
         result,
-    }
+    )
 }
 
 /// What the fleets did this turn, for the end-of-phase check (12.2.3).

@@ -34,21 +34,13 @@ pub fn assault_ratio(attack: u32, defense: u32) -> u32 {
 }
 
 fn roll(purpose: String, dice: Vec<u8>, bonus: i32, cell: String, result: String) -> RollRecord {
-    RollRecord {
+    crate::tables::roll_record(
         purpose,
-        total: dice.iter().map(|&d| i32::from(d)).sum::<i32>() + bonus,
         dice,
-        modifiers: if bonus != 0 {
-            vec![engine::Modifier {
-                reason: "blockade (10.4.8)".into(),
-                value: bonus,
-            }]
-        } else {
-            Vec::new()
-        },
-        cell: Some(cell),
+        ("blockade (10.4.8)", bonus),
+        Some(cell),
         result,
-    }
+    )
 }
 
 /// A siege in force this turn at one city or castle.

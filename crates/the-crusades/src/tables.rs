@@ -662,3 +662,30 @@ fn pair_rows(
     }
     out
 }
+
+/// A roll as the log records it: the dice read, a modifier if any (its reason and value, left
+/// out when 0), the total, the table cell consulted and the result.
+pub(crate) fn roll_record(
+    purpose: String,
+    dice: Vec<u8>,
+    modifier: (&str, i32),
+    cell: Option<String>,
+    result: String,
+) -> engine::RollRecord {
+    let (reason, value) = modifier;
+    engine::RollRecord {
+        purpose,
+        total: dice.iter().map(|&d| i32::from(d)).sum::<i32>() + value,
+        dice,
+        modifiers: if value != 0 {
+            vec![engine::Modifier {
+                reason: reason.into(),
+                value,
+            }]
+        } else {
+            Vec::new()
+        },
+        cell,
+        result,
+    }
+}
