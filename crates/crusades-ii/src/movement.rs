@@ -130,16 +130,7 @@ impl Search {
 
     /// The hexes with a reached state, in grid index order.
     fn reached_hexes(&self) -> impl Iterator<Item = usize> + '_ {
-        self.reached.iter().enumerate().flat_map(|(w, &bits)| {
-            let mut bits = bits;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    w * 64 + b
-                })
-            })
-        })
+        bits(&self.reached)
     }
 
     /// Resets the states this search reached.
@@ -212,6 +203,214 @@ impl Search {
     }
 }
 
+/// Which search finds a counter's destinations ([`State::reach_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    /// The plain search over (hex, facing, free turn used): [`State::search_states`].
+    States,
+    /// The search hex by hex, every facing of a hex at once: [`State::sweep`].
+    Sweep,
+}
+
+/// The six facings (one bit per [`Vertex::index`]), or the six directions (per
+/// [`Direction::index`]).
+const ALL_FACINGS: u8 = 0b11_1111;
+
+/// Per facing: the directions of its front hexsides (6.11), one bit per [`Direction::index`].
+const FRONT_DIRECTIONS: [u8; 6] = {
+    let mut t = [0u8; 6];
+    let mut v = 0;
+    while v < 6 {
+        let [a, b] = Vertex::ALL[v].sides();
+        t[v] = 1 << a.index() | 1 << b.index();
+        v += 1;
+    }
+    t
+};
+
+/// Per direction: the facings with a front hexside (6.11) that way, one bit per
+/// [`Vertex::index`].
+const FACINGS_FRONTING: [u8; 6] = {
+    let mut t = [0u8; 6];
+    let mut v = 0;
+    while v < 6 {
+        let [a, b] = Vertex::ALL[v].sides();
+        t[a.index() as usize] |= 1 << v;
+        t[b.index() as usize] |= 1 << v;
+        v += 1;
+    }
+    t
+};
+
+/// The cost of a facing not reached in a [`Sweep`]; budgets of this or more are searched by
+/// states.
+const UNSWEPT: u8 = u8::MAX;
+/// [`SweepCell::done`]: the unturned first facing has been moved on.
+const UNTURNED_DONE: u8 = 1 << 6;
+/// [`SweepCell::done`]: the paid turns (6.15) have been given.
+const PAID_DONE: u8 = 1 << 7;
+
+/// What a [`Sweep`] knows of one hex.
+#[derive(Clone, Copy)]
+struct SweepCell {
+    /// Per facing ([`Vertex::index`]): the cheapest cost found with the free turn used.
+    turned: [u8; 6],
+    /// The cheapest cost found of the first facing with the free turn unused.
+    unturned: u8,
+    /// The turned facings moved on (one bit each by [`Vertex::index`]), [`UNTURNED_DONE`]
+    /// and [`PAID_DONE`].
+    done: u8,
+}
+
+/// A hex a [`Sweep`] has not reached.
+const UNSWEPT_CELL: SweepCell = SweepCell {
+    turned: [UNSWEPT; 6],
+    unturned: UNSWEPT,
+    done: 0,
+};
+
+/// The buffers of [`State::sweep`], kept between searches like [`Search`]'s.
+#[derive(Default)]
+struct Sweep {
+    /// Per hex (dense grid index).
+    cells: Vec<SweepCell>,
+    /// One bit per hex: reached (to report and reset it).
+    reached: Vec<u64>,
+    /// Hexes by cost: Dial's buckets (a hex is in a bucket when some facing of it got that
+    /// cost).
+    buckets: Vec<Vec<u32>>,
+}
+
+impl Sweep {
+    /// Prepares for a search of `hexes` hexes up to `budget` (clean even if an earlier
+    /// search was cut short).
+    fn begin(&mut self, hexes: usize, budget: usize) {
+        self.finish();
+        self.buckets.iter_mut().for_each(Vec::clear);
+        if self.cells.len() < hexes {
+            self.cells.resize(hexes, UNSWEPT_CELL);
+            self.reached.resize(hexes.div_ceil(64), 0);
+        }
+        if self.buckets.len() < budget + 1 {
+            self.buckets.resize_with(budget + 1, Vec::new);
+        }
+    }
+
+    /// The hexes reached, in grid index order.
+    fn reached_hexes(&self) -> impl Iterator<Item = usize> + '_ {
+        bits(&self.reached)
+    }
+
+    /// Resets the hexes this search reached.
+    fn finish(&mut self) {
+        for w in 0..self.reached.len() {
+            let mut b = self.reached[w];
+            while b != 0 {
+                self.cells[w * 64 + b.trailing_zeros() as usize] = UNSWEPT_CELL;
+                b &= b - 1;
+            }
+            self.reached[w] = 0;
+        }
+    }
+}
+
+/// The indices of the bits set in `words`, in order.
+fn bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(w, &word)| {
+        let mut b = word;
+        std::iter::from_fn(move || {
+            (b != 0).then(|| {
+                let i = b.trailing_zeros() as usize;
+                b &= b - 1;
+                w * 64 + i
+            })
+        })
+    })
+}
+
+/// What a move may enter and leave, worked out once per search: the tests both searches ask
+/// of hexes (dense grid indices).
+struct Ground<'a> {
+    lim: &'a Limits,
+    /// The side of the combat units in each hex.
+    occupant: &'a [Option<Seat>],
+    /// Each hex lies in an enemy ZOC.
+    zoc: &'a [bool],
+    /// Each hex's distance to the nearest enemy (empty unless the limits ask about it).
+    near: &'a [u32],
+    /// The start (`None` for a reinforcement).
+    start: Option<usize>,
+    /// The start is left empty: its whole stack moves.
+    start_free: bool,
+    /// The start lies in an enemy ZOC.
+    start_in_zoc: bool,
+    /// An explicit path, as grid indices (`None`: a hex off the map, never entered).
+    route: Vec<Option<usize>>,
+}
+
+impl Ground<'_> {
+    /// The side of the combat units in a hex, as the move finds it.
+    #[inline(always)]
+    fn occ(&self, i: usize) -> Option<Seat> {
+        if Some(i) == self.start && self.start_free {
+            None
+        } else {
+            self.occupant[i]
+        }
+    }
+
+    /// Whether the group may enter hex `to` (from hex `from`, or from off the map).
+    #[inline(always)]
+    fn enters(&self, from: Option<usize>, to: usize) -> bool {
+        let lim = self.lim;
+        match self.occ(to) {
+            // 8.3: never into a hex with enemy units.
+            Some(s) if s != lim.side => return false,
+            // 7.0: only skirmishers move through combat units.
+            Some(_) if !lim.pass_friends => return false,
+            _ => {}
+        }
+        // Units kept out of enemy ZOCs (5.4, 10.1, 12.21, 16.42); and 6.24: never from
+        // one enemy ZOC directly into another.
+        if self.zoc[to] && (lim.avoid_zoc || from.is_some_and(|f| self.zoc[f])) {
+            return false;
+        }
+        if lim.avoid_adjacent && self.near[to] < 2 {
+            return false; // 5.33
+        }
+        if lim.keep_five && self.near[to] < 5 {
+            return false; // 5.15, 5.16
+        }
+        true
+    }
+
+    /// Whether the group, having reached hex `i`, may move on from it.
+    #[inline(always)]
+    fn moves_on(&self, i: usize) -> bool {
+        if Some(i) != self.start {
+            // 6.24: stop on entering an enemy ZOC; 5.13 one hex.
+            !(self.zoc[i] || self.lim.one_hex)
+        } else {
+            !self.start_in_zoc || self.lim.may_leave_zoc // 6.25
+        }
+    }
+
+    /// On an explicit path, the only hex that may be entered from hex `i` (`Some(None)`:
+    /// none); `None` without a path.
+    #[inline(always)]
+    fn next_on_route(&self, i: usize) -> Option<Option<usize>> {
+        let route = &self.route;
+        if route.is_empty() {
+            None
+        } else if Some(i) == self.start {
+            route.first().copied()
+        } else {
+            let at = route.iter().position(|&r| r == Some(i));
+            Some(at.and_then(|k| route.get(k + 1).copied()).flatten())
+        }
+    }
+}
+
 /// The buffers of [`State::leader_destinations`], kept between searches like [`Search`]'s:
 /// each search unsets only what the one before set (even if it was cut short).
 #[derive(Default)]
@@ -232,6 +431,8 @@ struct LeaderSearch {
 thread_local! {
     /// The movement search's buffers on this thread.
     static SEARCH: std::cell::RefCell<Search> = std::cell::RefCell::new(Search::default());
+    /// The movement sweep's buffers on this thread.
+    static SWEEP: std::cell::RefCell<Sweep> = std::cell::RefCell::new(Sweep::default());
     /// The leaders' movement search's buffers on this thread.
     static LEADER_SEARCH: std::cell::RefCell<LeaderSearch> =
         std::cell::RefCell::new(LeaderSearch::default());
@@ -271,6 +472,16 @@ impl State {
     /// Legal destinations of a charge's 4 MP (9.32 step 7): normal movement, stopping in an
     /// enemy ZOC, but free of command chit limits and free to leave the ZOC it advanced into.
     pub fn pursuit_destinations(&self, u: UnitId) -> Vec<Destination> {
+        self.pursuit_destinations_by(u, Method::Sweep)
+    }
+
+    /// [`State::pursuit_destinations`] found by the plain search over states (to test the
+    /// sweep against).
+    pub fn plain_pursuit_destinations(&self, u: UnitId) -> Vec<Destination> {
+        self.pursuit_destinations_by(u, Method::States)
+    }
+
+    fn pursuit_destinations_by(&self, u: UnitId, method: Method) -> Vec<Destination> {
         let group = self.moving_group(u, false);
         let sit = self.situation();
         let Some(mut lim) = self.limits(&group, &sit) else {
@@ -281,7 +492,7 @@ impl State {
         lim.keep_five = false;
         lim.may_leave_zoc = true;
         let start = lim.start;
-        self.reach(&lim, &sit)
+        self.reach(&lim, &sit, method)
             .into_iter()
             .filter(|d| d.hex != start)
             .collect()
@@ -397,17 +608,14 @@ impl State {
 
     /// Every hex and facing the group can reach (before the end-of-move limits of the command
     /// chits), with the cheapest cost.
-    fn reach(&self, lim: &Limits, sit: &Situation) -> Vec<Destination> {
-        SEARCH
-            .with(|search| {
-                let never = None::<fn(usize, u32) -> bool>;
-                self.reach_with(lim, sit, &mut search.borrow_mut(), never)
-            })
-            .unwrap_or_default()
+    fn reach(&self, lim: &Limits, sit: &Situation, method: Method) -> Vec<Destination> {
+        let never = None::<fn(usize, u32) -> bool>;
+        self.reach_with(lim, sit, method, never).unwrap_or_default()
     }
 
-    /// [`State::reach`] with reusable buffers. Hexes are dense grid indices throughout (the
-    /// map's neighbour and step cost tables, the situation's flags), never coordinates.
+    /// [`State::reach`], by `method` (the sweep only from the map: a reinforcement's entries
+    /// are searched by states). Hexes are dense grid indices throughout (the map's neighbour
+    /// and step cost tables, the situation's flags), never coordinates.
     ///
     /// `stop(hex, cost)`, if given, is asked about each destination (a grid index whose end is
     /// not stacked on a friend, 7.0) as soon as its cheapest cost is known, cheapest first;
@@ -416,14 +624,11 @@ impl State {
         &self,
         lim: &Limits,
         sit: &Situation,
-        search: &mut Search,
-        mut stop: Option<impl FnMut(usize, u32) -> bool>,
+        method: Method,
+        stop: Option<impl FnMut(usize, u32) -> bool>,
     ) -> Option<Vec<Destination>> {
-        let side = lim.side;
-        let enemy = self.battle.enemy(side);
-        let map = &self.battle.map;
-        let grid = &map.grid;
-        let steps = &map.step_cost[lim.class.index()];
+        let enemy = self.battle.enemy(lim.side);
+        let grid = &self.battle.map.grid;
         let from_map = lim.start != OFF_MAP;
         let start = if from_map {
             match grid.index(lim.start) {
@@ -438,52 +643,59 @@ impl State {
             || self
                 .unit_ids()
                 .all(|u| self.hex(u) != Some(lim.start) || lim.moving.contains(&u));
-        let (occupant, zoc_map) = (&sit.occupant[..], sit.zoc(self, enemy));
-        // Distances to the enemy, worked out only for a search that needs them.
-        let near = if lim.avoid_adjacent || lim.keep_five {
-            sit.near(self, enemy)
-        } else {
-            &[]
-        };
-        let occ = |i: usize| {
-            if Some(i) == start && start_free {
-                None
+        let zoc = sit.zoc(self, enemy);
+        let ground = Ground {
+            lim,
+            occupant: &sit.occupant,
+            zoc,
+            // Distances to the enemy, worked out only for a search that needs them.
+            near: if lim.avoid_adjacent || lim.keep_five {
+                sit.near(self, enemy)
             } else {
-                occupant[i]
-            }
+                &[]
+            },
+            start,
+            start_free,
+            start_in_zoc: start.is_some_and(|i| zoc[i]),
+            // An explicit path, as grid indices (`None`: a hex off the map, never entered).
+            route: lim.route.iter().map(|&h| grid.index(h)).collect(),
         };
-        let zoc = |i: usize| zoc_map[i];
-        let start_in_zoc = start.is_some_and(zoc);
-        let enters = |from: Option<usize>, to: usize| -> bool {
-            match occ(to) {
-                // 8.3: never into a hex with enemy units.
-                Some(s) if s != side => return false,
-                // 7.0: only skirmishers move through combat units.
-                Some(_) if !lim.pass_friends => return false,
-                _ => {}
+        match start {
+            Some(si) if method == Method::Sweep && lim.budget < u32::from(UNSWEPT) => {
+                SWEEP.with(|sweep| self.sweep(&ground, si, &mut sweep.borrow_mut(), stop))
             }
-            // Units kept out of enemy ZOCs (5.4, 10.1, 12.21, 16.42); and 6.24: never from
-            // one enemy ZOC directly into another.
-            if zoc(to) && (lim.avoid_zoc || from.is_some_and(zoc)) {
-                return false;
-            }
-            if lim.avoid_adjacent && near[to] < 2 {
-                return false; // 5.33
-            }
-            if lim.keep_five && near[to] < 5 {
-                return false; // 5.15, 5.16
-            }
-            true
-        };
-        // An explicit path, as grid indices (`None`: a hex off the map, never entered).
-        let route: Vec<Option<usize>> = lim.route.iter().map(|&h| grid.index(h)).collect();
-        // Dial's algorithm over (hex, facing, free turn used), in half points: costs are
-        // small integers, so buckets replace a heap and the order is deterministic.
+            _ => SEARCH.with(|search| self.search_states(&ground, &mut search.borrow_mut(), stop)),
+        }
+    }
+
+    /// [`State::reach_with`] by Dial's algorithm over (hex, facing, free turn used), in half
+    /// points: costs are small integers, so buckets replace a heap and the order is
+    /// deterministic. The plain search, and the one that tells which entry a reinforcement's
+    /// destinations are reached from.
+    fn search_states(
+        &self,
+        g: &Ground,
+        search: &mut Search,
+        mut stop: Option<impl FnMut(usize, u32) -> bool>,
+    ) -> Option<Vec<Destination>> {
+        let lim = g.lim;
+        let side = lim.side;
+        let map = &self.battle.map;
+        let grid = &map.grid;
+        let steps = &map.step_cost[lim.class.index()];
+        let route = &g.route;
         search.begin(grid.len(), lim.budget);
-        if !from_map {
+        if let Some(si) = g.start {
+            let f0 = if lim.has_facing {
+                lim.start_facing
+            } else {
+                Vertex::NNE
+            };
+            search.relax(state(si, f0, false), 0, NO_ENTRY);
+        } else {
             for (k, &(e, extra)) in lim.entry.iter().enumerate() {
                 let Some(ei) = grid.index(e) else { continue };
-                if !enters(None, ei) || route.first().is_some_and(|&r| r != Some(ei)) {
+                if !g.enters(None, ei) || route.first().is_some_and(|&r| r != Some(ei)) {
                     continue;
                 }
                 // Entering along a road (12.1 example: 2828 costs 1/2).
@@ -505,13 +717,6 @@ impl State {
                     }
                 }
             }
-        } else if let Some(si) = start {
-            let f0 = if lim.has_facing {
-                lim.start_facing
-            } else {
-                Vertex::NNE
-            };
-            search.relax(state(si, f0, false), 0, NO_ENTRY);
         }
         let budget = lim.budget as usize;
         let single_entry = lim.entry.len() <= 1;
@@ -531,7 +736,7 @@ impl State {
                 // The cheapest way to this hex and facing is this state's (its sibling with
                 // the other free-turn flag, if cheaper, was asked about already).
                 if let Some(stop) = stop.as_mut() {
-                    if occ(i) != Some(side) && fr.cost[s ^ 1] as usize >= c && stop(i, c as u32) {
+                    if g.occ(i) != Some(side) && fr.cost[s ^ 1] as usize >= c && stop(i, c as u32) {
                         search.finish();
                         return None;
                     }
@@ -551,27 +756,15 @@ impl State {
                         fr.relax(state(i, v, true), cost, e);
                     }
                 }
-                let moved_off = Some(i) != start;
-                if moved_off && (zoc(i) || lim.one_hex) {
-                    continue; // 6.24: stop on entering an enemy ZOC; 5.13 one hex
-                }
-                if !moved_off && start_in_zoc && !lim.may_leave_zoc {
-                    continue; // 6.25
+                if !g.moves_on(i) {
+                    continue;
                 }
                 let dirs: &[Direction] = if lim.has_facing {
                     &f.sides()
                 } else {
                     &Direction::ALL
                 };
-                // On an explicit path only the next hex of the path may be entered.
-                let next_on_route = if route.is_empty() {
-                    None
-                } else if !moved_off {
-                    route.first().copied()
-                } else {
-                    let at = route.iter().position(|&r| r == Some(i));
-                    Some(at.and_then(|k| route.get(k + 1).copied()).flatten())
-                };
+                let next_on_route = g.next_on_route(i);
                 for &d in dirs {
                     let to = map.neighbour[i][d.index() as usize];
                     if to == OFF_GRID {
@@ -585,7 +778,7 @@ impl State {
                     let next = c + step as usize;
                     if next > budget
                         || next_on_route.is_some_and(|n| n != Some(to))
-                        || !enters(Some(i), to)
+                        || !g.enters(Some(i), to)
                     {
                         continue;
                     }
@@ -598,7 +791,7 @@ impl State {
         let hexes: Vec<usize> = search.reached_hexes().collect();
         let mut best: Vec<Destination> = Vec::with_capacity(hexes.len() * 6);
         for i in hexes {
-            if occ(i) == Some(side) {
+            if g.occ(i) == Some(side) {
                 continue; // 7.0: no stacking at the end of a move
             }
             let Some(h) = grid.hex_at(i) else { continue };
@@ -620,6 +813,190 @@ impl State {
             }
         }
         search.finish();
+        Some(best)
+    }
+
+    /// [`State::search_states`] from the map hex `si`, hex by hex: what a hex holds at a
+    /// cost is the set of facings reached for that cost, and one step moves every facing
+    /// whose front (6.11) faces that way at once. It finds the same cheapest costs: the states
+    /// differ only in which facing is held and whether the free turn is used, and
+    ///
+    /// - with the free turn unused, a counter still has its first facing (6.15), so that the
+    ///   hex's unturned cost is that of the first facing alone;
+    /// - the first turned facing settled in a hex gives every facing there a cost at most
+    ///   1 MP above its own (6.15), which no later turned facing of the hex improves on;
+    /// - a turned facing no cheaper than the same facing unturned leads nowhere the unturned
+    ///   one does not reach as cheaply.
+    fn sweep(
+        &self,
+        g: &Ground,
+        si: usize,
+        sweep: &mut Sweep,
+        mut stop: Option<impl FnMut(usize, u32) -> bool>,
+    ) -> Option<Vec<Destination>> {
+        let lim = g.lim;
+        let side = lim.side;
+        let map = &self.battle.map;
+        let grid = &map.grid;
+        let steps = &map.step_cost[lim.class.index()];
+        let budget = lim.budget as usize;
+        // The first facing, and the directions a counter holding it moves in (6.11: through
+        // its front hexsides; every way for a counter without facing, 6.14).
+        let (f0, first_fronts) = if lim.has_facing {
+            let f0 = lim.start_facing.index() as usize;
+            (f0, FRONT_DIRECTIONS[f0])
+        } else {
+            (Vertex::NNE.index() as usize, ALL_FACINGS)
+        };
+        sweep.begin(grid.len(), budget);
+        let Sweep {
+            cells,
+            reached,
+            buckets,
+        } = &mut *sweep;
+        reached[si / 64] |= 1 << (si % 64);
+        cells[si].unturned = 0;
+        buckets[0].push(si as u32);
+        let mut stopped = false;
+        let mut c = 0;
+        'levels: while c <= budget {
+            let c8 = c as u8;
+            // Bucket `c` grows while it is walked (a step may cost nothing).
+            let mut k = 0;
+            while let Some(&i) = buckets[c].get(k) {
+                k += 1;
+                let i = i as usize;
+                let mut cell = cells[i];
+                // Facings whose cheapest cost is `c`; the facings to move on with the free
+                // turn used; whether to move on with it unused.
+                let mut settled = 0u8;
+                let mut unturned = false;
+                if cell.unturned == c8 && cell.done & UNTURNED_DONE == 0 {
+                    cell.done |= UNTURNED_DONE;
+                    unturned = true;
+                    if cell.turned[f0] >= c8 {
+                        settled |= 1 << f0;
+                    }
+                    if lim.can_turn {
+                        // 6.15: the free change of facing.
+                        for (v, t) in cell.turned.iter_mut().enumerate() {
+                            if v != f0 && *t > c8 {
+                                *t = c8;
+                            }
+                        }
+                    }
+                }
+                let mut turned = 0u8;
+                for (v, &t) in cell.turned.iter().enumerate() {
+                    turned |= u8::from(t == c8) << v;
+                }
+                turned &= !cell.done & ALL_FACINGS;
+                cell.done |= turned;
+                if cell.unturned <= c8 {
+                    turned &= !(1 << f0);
+                }
+                settled |= turned;
+                if settled != 0 && g.occ(i) != Some(side) {
+                    if let Some(stop) = stop.as_mut() {
+                        if stop(i, c as u32) {
+                            stopped = true;
+                            break 'levels;
+                        }
+                    }
+                }
+                // 6.15: every further change of facing costs 1 MP.
+                if turned != 0 && lim.can_turn && cell.done & PAID_DONE == 0 && c + 2 <= budget {
+                    cell.done |= PAID_DONE;
+                    let paid = c8 + 2;
+                    let mut cheaper = false;
+                    for t in &mut cell.turned {
+                        if *t > paid {
+                            *t = paid;
+                            cheaper = true;
+                        }
+                    }
+                    if cheaper {
+                        buckets[c + 2].push(i as u32);
+                    }
+                }
+                cells[i] = cell;
+                if (turned == 0 && !unturned) || !g.moves_on(i) {
+                    continue;
+                }
+                let next_on_route = g.next_on_route(i);
+                for d in 0..6 {
+                    let turned_on = turned & FACINGS_FRONTING[d];
+                    let unturned_on = unturned && first_fronts & (1 << d) != 0;
+                    if turned_on == 0 && !unturned_on {
+                        continue;
+                    }
+                    let to = map.neighbour[i][d];
+                    if to == OFF_GRID {
+                        continue; // no step off the map (8.2)
+                    }
+                    let to = to as usize;
+                    let Some(step) = steps[i][d] else {
+                        continue;
+                    };
+                    let next = c + step as usize;
+                    if next > budget
+                        || next_on_route.is_some_and(|n| n != Some(to))
+                        || !g.enters(Some(i), to)
+                    {
+                        continue;
+                    }
+                    let n8 = next as u8;
+                    let there = &mut cells[to];
+                    let mut cheaper = false;
+                    if unturned_on && there.unturned > n8 {
+                        there.unturned = n8;
+                        cheaper = true;
+                    }
+                    let mut facings = turned_on;
+                    while facings != 0 {
+                        let v = facings.trailing_zeros() as usize;
+                        facings &= facings - 1;
+                        if there.turned[v] > n8 {
+                            there.turned[v] = n8;
+                            cheaper = true;
+                        }
+                    }
+                    if cheaper {
+                        reached[to / 64] |= 1 << (to % 64);
+                        buckets[next].push(to as u32);
+                    }
+                }
+            }
+            buckets[c].clear();
+            c += 1;
+        }
+        if stopped {
+            sweep.finish();
+            return None;
+        }
+        let mut best: Vec<Destination> = Vec::new();
+        for i in sweep.reached_hexes() {
+            if g.occ(i) == Some(side) {
+                continue; // 7.0: no stacking at the end of a move
+            }
+            let Some(h) = grid.hex_at(i) else { continue };
+            let cell = &sweep.cells[i];
+            for (v, facing) in Vertex::ALL.into_iter().enumerate() {
+                let mut c = cell.turned[v];
+                if v == f0 {
+                    c = c.min(cell.unturned);
+                }
+                if c != UNSWEPT {
+                    best.push(Destination {
+                        hex: h,
+                        facing,
+                        cost: HalfPoints::from(c),
+                        entry: None,
+                    });
+                }
+            }
+        }
+        sweep.finish();
         Some(best)
     }
 
@@ -651,6 +1028,29 @@ impl State {
         route: &[Hex],
         sit: &Situation,
     ) -> Vec<Destination> {
+        self.route_destinations_by(u, alone, route, sit, Method::Sweep)
+    }
+
+    /// [`State::route_destinations`] found by the plain search over states (to test the
+    /// sweep against).
+    pub fn plain_route_destinations(
+        &self,
+        u: UnitId,
+        alone: bool,
+        route: &[Hex],
+        sit: &Situation,
+    ) -> Vec<Destination> {
+        self.route_destinations_by(u, alone, route, sit, Method::States)
+    }
+
+    fn route_destinations_by(
+        &self,
+        u: UnitId,
+        alone: bool,
+        route: &[Hex],
+        sit: &Situation,
+        method: Method,
+    ) -> Vec<Destination> {
         let group = self.moving_group(u, alone);
         if group.iter().any(|&g| self.unit(g).moved) {
             return Vec::new();
@@ -659,7 +1059,7 @@ impl State {
             return Vec::new();
         };
         lim.route = route.to_vec();
-        let all = self.reach(&lim, sit);
+        let all = self.reach(&lim, sit, method);
         self.end_limits(u, &lim, all, sit)
     }
 
@@ -778,16 +1178,13 @@ impl State {
         };
         let grid = &self.battle.map.grid;
         let start = lim.start;
-        SEARCH
-            .with(|search| {
-                self.reach_with(
-                    &lim,
-                    sit,
-                    &mut search.borrow_mut(),
-                    Some(|i, cost| grid.hex_at(i).is_some_and(|h| h != start && kept(h, cost))),
-                )
-            })
-            .is_none()
+        self.reach_with(
+            &lim,
+            sit,
+            Method::Sweep,
+            Some(|i, cost| grid.hex_at(i).is_some_and(|h| h != start && kept(h, cost))),
+        )
+        .is_none()
     }
 
     /// Whether a unit's chit obliges it to move this phase (5.11, 5.12, 5.14, 5.16), before
@@ -835,12 +1232,13 @@ impl State {
             })
     }
 
-    /// [`State::obligations`], all of them (each unit's destinations searched in full).
+    /// [`State::obligations`], all of them (each unit's destinations searched in full, by the
+    /// plain search over states).
     pub fn unmoved_obligations(&self) -> Vec<UnitId> {
         let sit = self.situation();
         let moves_off = |u: UnitId| {
             let here = self.hex(u);
-            self.destinations_in(u, false, &sit)
+            self.plain_route_destinations(u, false, &[], &sit)
                 .iter()
                 .any(|d| Some(d.hex) != here)
         };
