@@ -212,71 +212,80 @@ enum Method {
     Sweep,
 }
 
-/// The six facings (one bit per [`Vertex::index`]), or the six directions (per
-/// [`Direction::index`]).
-const ALL_FACINGS: u8 = 0b11_1111;
+/// The costs a [`Sweep`] has found for one hex, one byte (lane) each, in half points: lanes
+/// 0 to 5 the facings ([`Vertex::index`]) with the free turn (6.15) used, lane 6 the first
+/// facing with it unused; lane 7 unused. Every lane holds at most [`UNSWEPT`], so that a
+/// lane never carries into the next in the sums below, and a step compares and lowers the
+/// costs of every facing that moves at once.
+type Lanes = u64;
 
-/// Per facing: the directions of its front hexsides (6.11), one bit per [`Direction::index`].
-const FRONT_DIRECTIONS: [u8; 6] = {
-    let mut t = [0u8; 6];
-    let mut v = 0;
-    while v < 6 {
-        let [a, b] = Vertex::ALL[v].sides();
-        t[v] = 1 << a.index() | 1 << b.index();
-        v += 1;
-    }
-    t
-};
+/// The cost of a lane not reached; budgets over [`SWEPT_BUDGET`] are searched by states.
+const UNSWEPT: u8 = 0x7F;
+/// The largest budget a [`Sweep`] searches (one bit per cost in [`Sweep::queued`]).
+const SWEPT_BUDGET: u32 = 63;
+/// A hex a [`Sweep`] has not reached.
+const UNSWEPT_LANES: Lanes = lanes(UNSWEPT);
+/// The top bit of each lane: a set of lanes.
+const LANE_TOPS: Lanes = lanes(0x80);
+/// The lanes of the facings with the free turn used.
+const TURNED_LANES: Lanes = 0x0000_8080_8080_8080;
+/// The lane of the first facing with the free turn unused.
+const UNTURNED_LANE: Lanes = 0x80 << 48;
 
-/// Per direction: the facings with a front hexside (6.11) that way, one bit per
-/// [`Vertex::index`].
-const FACINGS_FRONTING: [u8; 6] = {
-    let mut t = [0u8; 6];
-    let mut v = 0;
-    while v < 6 {
-        let [a, b] = Vertex::ALL[v].sides();
-        t[a.index() as usize] |= 1 << v;
-        t[b.index() as usize] |= 1 << v;
-        v += 1;
-    }
-    t
-};
-
-/// The cost of a facing not reached in a [`Sweep`]; budgets of this or more are searched by
-/// states.
-const UNSWEPT: u8 = u8::MAX;
-/// [`SweepCell::done`]: the unturned first facing has been moved on.
-const UNTURNED_DONE: u8 = 1 << 6;
-/// [`SweepCell::done`]: the paid turns (6.15) have been given.
-const PAID_DONE: u8 = 1 << 7;
-
-/// What a [`Sweep`] knows of one hex.
-#[derive(Clone, Copy)]
-struct SweepCell {
-    /// Per facing ([`Vertex::index`]): the cheapest cost found with the free turn used.
-    turned: [u8; 6],
-    /// The cheapest cost found of the first facing with the free turn unused.
-    unturned: u8,
-    /// The turned facings moved on (one bit each by [`Vertex::index`]), [`UNTURNED_DONE`]
-    /// and [`PAID_DONE`].
-    done: u8,
+/// `c` in every lane.
+const fn lanes(c: u8) -> Lanes {
+    c as Lanes * 0x0101_0101_0101_0101
 }
 
-/// A hex a [`Sweep`] has not reached.
-const UNSWEPT_CELL: SweepCell = SweepCell {
-    turned: [UNSWEPT; 6],
-    unturned: UNSWEPT,
-    done: 0,
+/// The lane of facing `v` ([`Vertex::index`]) with the free turn used.
+const fn facing_lane(v: usize) -> Lanes {
+    0x80 << (8 * v)
+}
+
+/// The cost in lane `k`.
+fn lane(costs: Lanes, k: usize) -> u8 {
+    (costs >> (8 * k)) as u8
+}
+
+/// The lanes holding `c`.
+fn lanes_at(costs: Lanes, c: u8) -> Lanes {
+    !((costs ^ lanes(c)) + lanes(0x7F)) & LANE_TOPS
+}
+
+/// The lanes holding more than `c`.
+fn lanes_above(costs: Lanes, c: u8) -> Lanes {
+    ((costs | LANE_TOPS) - lanes(c + 1)) & LANE_TOPS
+}
+
+/// `costs` with the lanes of `set` lowered to `c`.
+fn lowered(costs: Lanes, c: u8, set: Lanes) -> Lanes {
+    let whole = (set >> 7) * 0xFF;
+    costs & !whole | lanes(c) & whole
+}
+
+/// Per direction: the lanes of the facings with a front hexside (6.11) that way.
+const FRONTING_LANES: [Lanes; 6] = {
+    let mut t = [0; 6];
+    let mut v = 0;
+    while v < 6 {
+        let [a, b] = Vertex::ALL[v].sides();
+        t[a.index() as usize] |= facing_lane(v);
+        t[b.index() as usize] |= facing_lane(v);
+        v += 1;
+    }
+    t
 };
 
 /// The buffers of [`State::sweep`], kept between searches like [`Search`]'s.
 #[derive(Default)]
 struct Sweep {
-    /// Per hex (dense grid index).
-    cells: Vec<SweepCell>,
+    /// Per hex (dense grid index): its costs.
+    cells: Vec<Lanes>,
+    /// Per hex: the costs (one bit each) whose bucket holds it.
+    queued: Vec<u64>,
     /// One bit per hex: reached (to report and reset it).
     reached: Vec<u64>,
-    /// Hexes by cost: Dial's buckets (a hex is in a bucket when some facing of it got that
+    /// Hexes by cost: Dial's buckets (a hex is in a bucket when some lane of it got that
     /// cost).
     buckets: Vec<Vec<u32>>,
 }
@@ -288,7 +297,8 @@ impl Sweep {
         self.finish();
         self.buckets.iter_mut().for_each(Vec::clear);
         if self.cells.len() < hexes {
-            self.cells.resize(hexes, UNSWEPT_CELL);
+            self.cells.resize(hexes, UNSWEPT_LANES);
+            self.queued.resize(hexes, 0);
             self.reached.resize(hexes.div_ceil(64), 0);
         }
         if self.buckets.len() < budget + 1 {
@@ -296,9 +306,20 @@ impl Sweep {
         }
     }
 
-    /// The hexes reached, in grid index order.
-    fn reached_hexes(&self) -> impl Iterator<Item = usize> + '_ {
-        bits(&self.reached)
+    /// Marks hex `i` reached for cost `c`: in its bucket, unless there already.
+    #[inline(always)]
+    fn queue(
+        queued: &mut [u64],
+        reached: &mut [u64],
+        buckets: &mut [Vec<u32>],
+        i: usize,
+        c: usize,
+    ) {
+        reached[i / 64] |= 1 << (i % 64);
+        if queued[i] & 1 << c == 0 {
+            queued[i] |= 1 << c;
+            buckets[c].push(i as u32);
+        }
     }
 
     /// Resets the hexes this search reached.
@@ -306,7 +327,9 @@ impl Sweep {
         for w in 0..self.reached.len() {
             let mut b = self.reached[w];
             while b != 0 {
-                self.cells[w * 64 + b.trailing_zeros() as usize] = UNSWEPT_CELL;
+                let i = w * 64 + b.trailing_zeros() as usize;
+                self.cells[i] = UNSWEPT_LANES;
+                self.queued[i] = 0;
                 b &= b - 1;
             }
             self.reached[w] = 0;
@@ -661,7 +684,7 @@ impl State {
             route: lim.route.iter().map(|&h| grid.index(h)).collect(),
         };
         match start {
-            Some(si) if method == Method::Sweep && lim.budget < u32::from(UNSWEPT) => {
+            Some(si) if method == Method::Sweep && lim.budget <= SWEPT_BUDGET => {
                 SWEEP.with(|sweep| self.sweep(&ground, si, &mut sweep.borrow_mut(), stop))
             }
             _ => SEARCH.with(|search| self.search_states(&ground, &mut search.borrow_mut(), stop)),
@@ -816,15 +839,15 @@ impl State {
         Some(best)
     }
 
-    /// [`State::search_states`] from the map hex `si`, hex by hex: what a hex holds at a
-    /// cost is the set of facings reached for that cost, and one step moves every facing
-    /// whose front (6.11) faces that way at once. It finds the same cheapest costs: the states
-    /// differ only in which facing is held and whether the free turn is used, and
+    /// [`State::search_states`] from the map hex `si`, hex by hex: a hex's costs are kept
+    /// side by side ([`Lanes`]), and one step moves every facing whose front (6.11) faces
+    /// that way at once. It finds the same cheapest costs: the states differ only in which
+    /// facing is held and whether the free turn is used, and
     ///
-    /// - with the free turn unused, a counter still has its first facing (6.15), so that the
+    /// - with the free turn unused, a counter still has its first facing (6.15), so that a
     ///   hex's unturned cost is that of the first facing alone;
-    /// - the first turned facing settled in a hex gives every facing there a cost at most
-    ///   1 MP above its own (6.15), which no later turned facing of the hex improves on;
+    /// - a turned facing settled in a hex gives every facing there a cost at most 1 MP above
+    ///   its own (6.15);
     /// - a turned facing no cheaper than the same facing unturned leads nowhere the unturned
     ///   one does not reach as cheaply.
     fn sweep(
@@ -844,90 +867,78 @@ impl State {
         // its front hexsides; every way for a counter without facing, 6.14).
         let (f0, first_fronts) = if lim.has_facing {
             let f0 = lim.start_facing.index() as usize;
-            (f0, FRONT_DIRECTIONS[f0])
+            (f0, lim.start_facing.sides().map(|d| d.index() as usize))
         } else {
-            (Vertex::NNE.index() as usize, ALL_FACINGS)
+            (Vertex::NNE.index() as usize, [6, 6])
+        };
+        let f0_lane = facing_lane(f0);
+        // Per direction: the lanes that move that way.
+        let moving_lanes: [Lanes; 6] = std::array::from_fn(|d| {
+            let unturned = !lim.has_facing || first_fronts.contains(&d);
+            FRONTING_LANES[d] | if unturned { UNTURNED_LANE } else { 0 }
+        });
+        // 6.15: the free change of facing, and every further one at 1 MP.
+        let (free_turns, paid_turns) = if lim.can_turn {
+            (TURNED_LANES & !f0_lane, TURNED_LANES)
+        } else {
+            (0, 0)
         };
         sweep.begin(grid.len(), budget);
         let Sweep {
             cells,
+            queued,
             reached,
             buckets,
         } = &mut *sweep;
-        reached[si / 64] |= 1 << (si % 64);
-        cells[si].unturned = 0;
-        buckets[0].push(si as u32);
+        cells[si] = lowered(cells[si], 0, UNTURNED_LANE);
+        Sweep::queue(queued, reached, buckets, si, 0);
         let mut stopped = false;
-        let mut c = 0;
-        'levels: while c <= budget {
+        'levels: for c in 0..=budget {
             let c8 = c as u8;
             // Bucket `c` grows while it is walked (a step may cost nothing).
             let mut k = 0;
             while let Some(&i) = buckets[c].get(k) {
                 k += 1;
                 let i = i as usize;
-                let mut cell = cells[i];
-                // Facings whose cheapest cost is `c`; the facings to move on with the free
-                // turn used; whether to move on with it unused.
-                let mut settled = 0u8;
-                let mut unturned = false;
-                if cell.unturned == c8 && cell.done & UNTURNED_DONE == 0 {
-                    cell.done |= UNTURNED_DONE;
-                    unturned = true;
-                    if cell.turned[f0] >= c8 {
-                        settled |= 1 << f0;
-                    }
-                    if lim.can_turn {
-                        // 6.15: the free change of facing.
-                        for (v, t) in cell.turned.iter_mut().enumerate() {
-                            if v != f0 && *t > c8 {
-                                *t = c8;
-                            }
-                        }
-                    }
+                queued[i] &= !(1 << c);
+                let mut costs = cells[i];
+                let unturned = lane(costs, 6);
+                if unturned == c8 {
+                    costs = lowered(costs, c8, lanes_above(costs, c8) & free_turns);
                 }
-                let mut turned = 0u8;
-                for (v, &t) in cell.turned.iter().enumerate() {
-                    turned |= u8::from(t == c8) << v;
+                // The lanes to move on from here: those that cost `c`, but the first facing
+                // turned if no cheaper than unturned.
+                let mut now = lanes_at(costs, c8) & (TURNED_LANES | UNTURNED_LANE);
+                if unturned <= c8 {
+                    now &= !f0_lane;
                 }
-                turned &= !cell.done & ALL_FACINGS;
-                cell.done |= turned;
-                if cell.unturned <= c8 {
-                    turned &= !(1 << f0);
+                if now == 0 {
+                    continue;
                 }
-                settled |= turned;
-                if settled != 0 && g.occ(i) != Some(side) {
-                    if let Some(stop) = stop.as_mut() {
-                        if stop(i, c as u32) {
-                            stopped = true;
-                            break 'levels;
-                        }
+                if let Some(stop) = stop.as_mut() {
+                    // Some facing's cheapest cost is `c`.
+                    let settled = now & TURNED_LANES != 0
+                        || (now & UNTURNED_LANE != 0 && lane(costs, f0) >= c8);
+                    if settled && g.occ(i) != Some(side) && stop(i, c as u32) {
+                        stopped = true;
+                        break 'levels;
                     }
                 }
-                // 6.15: every further change of facing costs 1 MP.
-                if turned != 0 && lim.can_turn && cell.done & PAID_DONE == 0 && c + 2 <= budget {
-                    cell.done |= PAID_DONE;
-                    let paid = c8 + 2;
-                    let mut cheaper = false;
-                    for t in &mut cell.turned {
-                        if *t > paid {
-                            *t = paid;
-                            cheaper = true;
-                        }
-                    }
-                    if cheaper {
-                        buckets[c + 2].push(i as u32);
+                if now & TURNED_LANES != 0 && c + 2 <= budget {
+                    let dearer = lanes_above(costs, c8 + 2) & paid_turns;
+                    if dearer != 0 {
+                        costs = lowered(costs, c8 + 2, dearer);
+                        Sweep::queue(queued, reached, buckets, i, c + 2);
                     }
                 }
-                cells[i] = cell;
-                if (turned == 0 && !unturned) || !g.moves_on(i) {
+                cells[i] = costs;
+                if !g.moves_on(i) {
                     continue;
                 }
                 let next_on_route = g.next_on_route(i);
                 for d in 0..6 {
-                    let turned_on = turned & FACINGS_FRONTING[d];
-                    let unturned_on = unturned && first_fronts & (1 << d) != 0;
-                    if turned_on == 0 && !unturned_on {
+                    let moving = now & moving_lanes[d];
+                    if moving == 0 {
                         continue;
                     }
                     let to = map.neighbour[i][d];
@@ -946,45 +957,35 @@ impl State {
                         continue;
                     }
                     let n8 = next as u8;
-                    let there = &mut cells[to];
-                    let mut cheaper = false;
-                    if unturned_on && there.unturned > n8 {
-                        there.unturned = n8;
-                        cheaper = true;
-                    }
-                    let mut facings = turned_on;
-                    while facings != 0 {
-                        let v = facings.trailing_zeros() as usize;
-                        facings &= facings - 1;
-                        if there.turned[v] > n8 {
-                            there.turned[v] = n8;
-                            cheaper = true;
-                        }
-                    }
-                    if cheaper {
-                        reached[to / 64] |= 1 << (to % 64);
-                        buckets[next].push(to as u32);
+                    let cheaper = lanes_above(cells[to], n8) & moving;
+                    if cheaper != 0 {
+                        cells[to] = lowered(cells[to], n8, cheaper);
+                        Sweep::queue(queued, reached, buckets, to, next);
                     }
                 }
             }
             buckets[c].clear();
-            c += 1;
         }
         if stopped {
             sweep.finish();
             return None;
         }
-        let mut best: Vec<Destination> = Vec::new();
-        for i in sweep.reached_hexes() {
+        let hexes = sweep
+            .reached
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum::<usize>();
+        let mut best: Vec<Destination> = Vec::with_capacity(6 * hexes);
+        for i in bits(&sweep.reached) {
             if g.occ(i) == Some(side) {
                 continue; // 7.0: no stacking at the end of a move
             }
             let Some(h) = grid.hex_at(i) else { continue };
-            let cell = &sweep.cells[i];
+            let costs = sweep.cells[i];
             for (v, facing) in Vertex::ALL.into_iter().enumerate() {
-                let mut c = cell.turned[v];
+                let mut c = lane(costs, v);
                 if v == f0 {
-                    c = c.min(cell.unturned);
+                    c = c.min(lane(costs, 6));
                 }
                 if c != UNSWEPT {
                     best.push(Destination {
