@@ -434,6 +434,74 @@ impl Ground<'_> {
     }
 }
 
+/// What a finished [`Sweep`] found, to list destinations from.
+struct Swept<'a> {
+    ground: &'a Ground<'a>,
+    grid: &'a hexgrid::Grid,
+    cells: &'a [Lanes],
+    reached: &'a [u64],
+    /// The first facing ([`Vertex::index`]).
+    f0: usize,
+}
+
+impl Swept<'_> {
+    /// The hexes a move may end in (reached, not stacked on a friend, 7.0), in grid order:
+    /// each with its grid index and the cheapest cost of each facing (lanes 0 to 5 of
+    /// [`Lanes`], [`UNSWEPT`] where not reached).
+    fn ends(&self) -> impl Iterator<Item = (usize, Hex, Lanes)> + '_ {
+        let side = self.ground.lim.side;
+        let f0_lane = facing_lane(self.f0);
+        bits(self.reached).filter_map(move |i| {
+            if self.ground.occ(i) == Some(side) {
+                return None;
+            }
+            let h = self.grid.hex_at(i)?;
+            let costs = self.cells[i];
+            let unturned = lane(costs, 6);
+            Some((
+                i,
+                h,
+                lowered(costs, unturned, lanes_above(costs, unturned) & f0_lane),
+            ))
+        })
+    }
+
+    /// The destinations of the hexes `ends` lists whose cost `keep(hex index, cost)` says
+    /// yes to, in the order of the plain search's: by hex, then by facing.
+    fn listed(
+        &self,
+        ends: impl Iterator<Item = (usize, Hex, Lanes)>,
+        mut keep: impl FnMut(usize, u8) -> bool,
+    ) -> Vec<Destination> {
+        let mut out = Vec::with_capacity(
+            6 * self
+                .reached
+                .iter()
+                .map(|w| w.count_ones() as usize)
+                .sum::<usize>(),
+        );
+        for (i, h, costs) in ends {
+            for (v, facing) in Vertex::ALL.into_iter().enumerate() {
+                let c = lane(costs, v);
+                if c != UNSWEPT && keep(i, c) {
+                    out.push(Destination {
+                        hex: h,
+                        facing,
+                        cost: HalfPoints::from(c),
+                        entry: None,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Every destination found.
+    fn all(&self) -> Vec<Destination> {
+        self.listed(self.ends(), |_, _| true)
+    }
+}
+
 /// The buffers of [`State::leader_destinations`], kept between searches like [`Search`]'s:
 /// each search unsets only what the one before set (even if it was cut short).
 #[derive(Default)]
@@ -633,7 +701,14 @@ impl State {
     /// chits), with the cheapest cost.
     fn reach(&self, lim: &Limits, sit: &Situation, method: Method) -> Vec<Destination> {
         let never = None::<fn(usize, u32) -> bool>;
-        self.reach_with(lim, sit, method, never).unwrap_or_default()
+        self.reach_with(lim, sit, method, never, |swept| swept.all())
+            .unwrap_or_default()
+    }
+
+    /// Whether [`State::reach_with`] sweeps for these limits by `method` (rather than
+    /// searching by states).
+    fn sweeps(lim: &Limits, method: Method) -> bool {
+        method == Method::Sweep && lim.start != OFF_MAP && lim.budget <= SWEPT_BUDGET
     }
 
     /// [`State::reach`], by `method` (the sweep only from the map: a reinforcement's entries
@@ -643,12 +718,15 @@ impl State {
     /// `stop(hex, cost)`, if given, is asked about each destination (a grid index whose end is
     /// not stacked on a friend, 7.0) as soon as its cheapest cost is known, cheapest first;
     /// the search ends, returning `None`, at the first it says yes to.
+    ///
+    /// A sweep ([`State::sweeps`]) lists its destinations by `list`.
     fn reach_with(
         &self,
         lim: &Limits,
         sit: &Situation,
         method: Method,
         stop: Option<impl FnMut(usize, u32) -> bool>,
+        list: impl FnOnce(&Swept) -> Vec<Destination>,
     ) -> Option<Vec<Destination>> {
         let enemy = self.battle.enemy(lim.side);
         let grid = &self.battle.map.grid;
@@ -684,8 +762,8 @@ impl State {
             route: lim.route.iter().map(|&h| grid.index(h)).collect(),
         };
         match start {
-            Some(si) if method == Method::Sweep && lim.budget <= SWEPT_BUDGET => {
-                SWEEP.with(|sweep| self.sweep(&ground, si, &mut sweep.borrow_mut(), stop))
+            Some(si) if Self::sweeps(lim, method) => {
+                SWEEP.with(|sweep| self.sweep(&ground, si, &mut sweep.borrow_mut(), stop, list))
             }
             _ => SEARCH.with(|search| self.search_states(&ground, &mut search.borrow_mut(), stop)),
         }
@@ -856,6 +934,7 @@ impl State {
         si: usize,
         sweep: &mut Sweep,
         mut stop: Option<impl FnMut(usize, u32) -> bool>,
+        list: impl FnOnce(&Swept) -> Vec<Destination>,
     ) -> Option<Vec<Destination>> {
         let lim = g.lim;
         let side = lim.side;
@@ -970,33 +1049,13 @@ impl State {
             sweep.finish();
             return None;
         }
-        let hexes = sweep
-            .reached
-            .iter()
-            .map(|w| w.count_ones() as usize)
-            .sum::<usize>();
-        let mut best: Vec<Destination> = Vec::with_capacity(6 * hexes);
-        for i in bits(&sweep.reached) {
-            if g.occ(i) == Some(side) {
-                continue; // 7.0: no stacking at the end of a move
-            }
-            let Some(h) = grid.hex_at(i) else { continue };
-            let costs = sweep.cells[i];
-            for (v, facing) in Vertex::ALL.into_iter().enumerate() {
-                let mut c = lane(costs, v);
-                if v == f0 {
-                    c = c.min(lane(costs, 6));
-                }
-                if c != UNSWEPT {
-                    best.push(Destination {
-                        hex: h,
-                        facing,
-                        cost: HalfPoints::from(c),
-                        entry: None,
-                    });
-                }
-            }
-        }
+        let best = list(&Swept {
+            ground: g,
+            grid,
+            cells: &sweep.cells,
+            reached: &sweep.reached,
+            f0,
+        });
         sweep.finish();
         Some(best)
     }
@@ -1060,8 +1119,76 @@ impl State {
             return Vec::new();
         };
         lim.route = route.to_vec();
+        if Self::sweeps(&lim, method) {
+            let never = None::<fn(usize, u32) -> bool>;
+            return self
+                .reach_with(&lim, sit, method, never, |swept| {
+                    self.swept_end_limits(u, sit, swept)
+                })
+                .unwrap_or_default();
+        }
         let all = self.reach(&lim, sit, method);
         self.end_limits(u, &lim, all, sit)
+    }
+
+    /// [`State::end_limits`] of unit `u`'s destinations in a finished sweep from the map:
+    /// the same limits, asked hex by hex of the sweep's costs, without listing first the
+    /// destinations they drop.
+    fn swept_end_limits(&self, u: UnitId, sit: &Situation, swept: &Swept) -> Vec<Destination> {
+        let lim = swept.ground.lim;
+        let unit = self.unit(u);
+        let enemy = self.battle.enemy(lim.side);
+        let near = sit.near(self, enemy);
+        let Some(si) = swept.ground.start else {
+            return Vec::new();
+        };
+        let d0 = near[si];
+        let moved = |i: usize| i != si;
+        if unit.routed {
+            // 5.5: away from the closest enemy combat units.
+            return swept.listed(swept.ends(), |i, _| !moved(i) || near[i] > d0);
+        }
+        if !self.skirmisher(u) && unit.out_of_command {
+            // 5.33: if they move, within command span of their leader or as close as possible.
+            let leader = self.def(u).leader;
+            let Some(lh) = self.leaders[leader as usize].loc.hex() else {
+                return swept.all();
+            };
+            let span = self.span(leader);
+            let gap = |h: Hex| h.distance(lh).saturating_sub(span);
+            let best = swept
+                .ends()
+                .filter(|&(i, _, _)| moved(i))
+                .map(|(_, h, _)| gap(h))
+                .min();
+            let ends = swept
+                .ends()
+                .filter(|&(i, h, _)| !moved(i) || Some(gap(h)) == best);
+            return swept.listed(ends, |_, _| true);
+        }
+        if !self.follows_chit(u) {
+            return swept.all();
+        }
+        let ma = self.values(u).movement as u32;
+        let chit = self.chit(u);
+        let ok = |i: usize, cost: u8| chit_allows(chit, ma, true, d0, near[i], u32::from(cost));
+        let moved_ok = swept.ends().any(|(i, _, c)| {
+            moved(i) && (0..6).any(|v| lane(c, v) != UNSWEPT && ok(i, lane(c, v)))
+        });
+        if moved_ok {
+            // Turning in place is always allowed when the chit permits staying.
+            let stay_ok = !self.must_move_in(u, sit);
+            return swept.listed(swept.ends(), |i, c| ok(i, c) || (!moved(i) && stay_ok));
+        }
+        if chit == Some(Chit::Muster) && d0 < 5 {
+            // 5.16: as nearly as they can.
+            let best = swept.ends().map(|(i, _, _)| near[i]).max().unwrap_or(d0);
+            if best > d0 {
+                return swept.listed(swept.ends(), |i, _| near[i] == best);
+            }
+        }
+        // Note to 5.1: a unit that cannot comply stays where it is (it may turn in place).
+        swept.listed(swept.ends(), |i, _| !moved(i))
     }
 
     fn end_limits(
@@ -1184,6 +1311,7 @@ impl State {
             sit,
             Method::Sweep,
             Some(|i, cost| grid.hex_at(i).is_some_and(|h| h != start && kept(h, cost))),
+            |_| Vec::new(),
         )
         .is_none()
     }
