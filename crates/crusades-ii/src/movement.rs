@@ -448,19 +448,17 @@ impl Swept<'_> {
     /// The hexes a move may end in (reached, not stacked on a friend, 7.0), in grid order:
     /// each with its grid index and the cheapest cost of each facing (lanes 0 to 5 of
     /// [`Lanes`], [`UNSWEPT`] where not reached).
-    fn ends(&self) -> impl Iterator<Item = (usize, Hex, Lanes)> + '_ {
+    fn ends(&self) -> impl Iterator<Item = (usize, Lanes)> + '_ {
         let side = self.ground.lim.side;
         let f0_lane = facing_lane(self.f0);
         bits(self.reached).filter_map(move |i| {
             if self.ground.occ(i) == Some(side) {
                 return None;
             }
-            let h = self.grid.hex_at(i)?;
             let costs = self.cells[i];
             let unturned = lane(costs, 6);
             Some((
                 i,
-                h,
                 lowered(costs, unturned, lanes_above(costs, unturned) & f0_lane),
             ))
         })
@@ -470,7 +468,7 @@ impl Swept<'_> {
     /// yes to, in the order of the plain search's: by hex, then by facing.
     fn listed(
         &self,
-        ends: impl Iterator<Item = (usize, Hex, Lanes)>,
+        ends: impl Iterator<Item = (usize, Lanes)>,
         mut keep: impl FnMut(usize, u8) -> bool,
     ) -> Vec<Destination> {
         let mut out = Vec::with_capacity(
@@ -480,7 +478,10 @@ impl Swept<'_> {
                 .map(|w| w.count_ones() as usize)
                 .sum::<usize>(),
         );
-        for (i, h, costs) in ends {
+        for (i, costs) in ends {
+            let Some(h) = self.grid.hex_at(i) else {
+                continue;
+            };
             for (v, facing) in Vertex::ALL.into_iter().enumerate() {
                 let c = lane(costs, v);
                 if c != UNSWEPT && keep(i, c) {
@@ -1155,15 +1156,14 @@ impl State {
                 return swept.all();
             };
             let span = self.span(leader);
-            let gap = |h: Hex| h.distance(lh).saturating_sub(span);
+            let grid = swept.grid;
+            let gap = |i: usize| grid.hex_at(i).map(|h| h.distance(lh).saturating_sub(span));
             let best = swept
                 .ends()
-                .filter(|&(i, _, _)| moved(i))
-                .map(|(_, h, _)| gap(h))
+                .filter(|&(i, _)| moved(i))
+                .filter_map(|(i, _)| gap(i))
                 .min();
-            let ends = swept
-                .ends()
-                .filter(|&(i, h, _)| !moved(i) || Some(gap(h)) == best);
+            let ends = swept.ends().filter(|&(i, _)| !moved(i) || gap(i) == best);
             return swept.listed(ends, |_, _| true);
         }
         if !self.follows_chit(u) {
@@ -1172,9 +1172,9 @@ impl State {
         let ma = self.values(u).movement as u32;
         let chit = self.chit(u);
         let ok = |i: usize, cost: u8| chit_allows(chit, ma, true, d0, near[i], u32::from(cost));
-        let moved_ok = swept.ends().any(|(i, _, c)| {
-            moved(i) && (0..6).any(|v| lane(c, v) != UNSWEPT && ok(i, lane(c, v)))
-        });
+        let moved_ok = swept
+            .ends()
+            .any(|(i, c)| moved(i) && (0..6).any(|v| lane(c, v) != UNSWEPT && ok(i, lane(c, v))));
         if moved_ok {
             // Turning in place is always allowed when the chit permits staying.
             let stay_ok = !self.must_move_in(u, sit);
@@ -1182,7 +1182,7 @@ impl State {
         }
         if chit == Some(Chit::Muster) && d0 < 5 {
             // 5.16: as nearly as they can.
-            let best = swept.ends().map(|(i, _, _)| near[i]).max().unwrap_or(d0);
+            let best = swept.ends().map(|(i, _)| near[i]).max().unwrap_or(d0);
             if best > d0 {
                 return swept.listed(swept.ends(), |i, _| near[i] == best);
             }
