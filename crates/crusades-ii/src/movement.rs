@@ -1016,32 +1016,35 @@ impl State {
                     continue;
                 }
                 let next_on_route = g.next_on_route(i);
+                let (neighbours, steps) = (&map.neighbour[i], &steps[i]);
                 for d in 0..6 {
                     let moving = now & moving_lanes[d];
                     if moving == 0 {
                         continue;
                     }
-                    let to = map.neighbour[i][d];
+                    let to = neighbours[d];
                     if to == OFF_GRID {
                         continue; // no step off the map (8.2)
                     }
                     let to = to as usize;
-                    let Some(step) = steps[i][d] else {
+                    let Some(step) = steps[d] else {
                         continue;
                     };
                     let next = c + step as usize;
-                    if next > budget
+                    if next > budget {
+                        continue;
+                    }
+                    // The cheap test first: most steps find nothing cheaper.
+                    let n8 = next as u8;
+                    let cheaper = lanes_above(cells[to], n8) & moving;
+                    if cheaper == 0
                         || next_on_route.is_some_and(|n| n != Some(to))
                         || !g.enters(Some(i), to)
                     {
                         continue;
                     }
-                    let n8 = next as u8;
-                    let cheaper = lanes_above(cells[to], n8) & moving;
-                    if cheaper != 0 {
-                        cells[to] = lowered(cells[to], n8, cheaper);
-                        Sweep::queue(queued, reached, buckets, to, next);
-                    }
+                    cells[to] = lowered(cells[to], n8, cheaper);
+                    Sweep::queue(queued, reached, buckets, to, next);
                 }
             }
             buckets[c].clear();
