@@ -1,10 +1,8 @@
 //! 4.0 Leaders and 5.0 Command: command chits and changing them, Overall Leaders, command
 //! span and its extension, out-of-command units, and Crusader heavy cavalry's charge.
 
-use std::collections::VecDeque;
-
 use engine::{Event, Log, Modifier, Rejection, RollRecord, Seat};
-use hexgrid::{Direction, Hex};
+use hexgrid::Hex;
 
 use crate::action::Action;
 use crate::scenario::{Chit, LeaderId, UnitId};
@@ -30,38 +28,43 @@ impl State {
         occupants: &[Option<Seat>],
     ) -> Vec<Hex> {
         let enemy = self.battle.enemy(side);
-        let grid = &self.battle.map.grid;
+        let map = &self.battle.map;
+        let grid = &map.grid;
+        // Breadth-first over grid indices (neighbours in `Direction::ALL` order), the hexes
+        // listed in the order first reached.
         let mut dist = vec![u32::MAX; grid.len()];
-        let mut out = Vec::new();
-        let mut queue = VecDeque::new();
+        let mut reached: Vec<usize> = Vec::new();
         if let Some(i) = grid.index(from) {
             dist[i] = 0;
-            queue.push_back(from);
+            reached.push(i);
         }
-        while let Some(h) = queue.pop_front() {
-            out.push(h);
-            let dh = grid.index(h).map(|i| dist[i]).unwrap_or(0);
-            if dh >= span {
+        let mut next = 0;
+        while let Some(&i) = reached.get(next) {
+            next += 1;
+            let di = dist[i];
+            if di >= span {
                 continue;
             }
-            for d in Direction::ALL {
-                let n = h.neighbour(d);
-                let Some(i) = grid.index(n) else { continue };
-                if dist[i] != u32::MAX {
+            for &n in &map.neighbour[i] {
+                let Some(d) = dist.get(n as usize) else {
+                    continue; // off the map
+                };
+                if *d != u32::MAX {
                     continue;
                 }
-                let occ = occupants[i];
+                let n = n as usize;
+                let occ = occupants[n];
                 if occ == Some(enemy) {
                     continue;
                 }
-                if ez[i] && occ != Some(side) {
+                if ez[n] && occ != Some(side) {
                     continue;
                 }
-                dist[i] = dh + 1;
-                queue.push_back(n);
+                dist[n] = di + 1;
+                reached.push(n);
             }
         }
-        out
+        reached.into_iter().filter_map(|i| grid.hex_at(i)).collect()
     }
 
     /// Which units of `side` are in command now (5.3, 5.31, 5.32, 5.34, 4.3). Skirmishers are

@@ -130,16 +130,7 @@ impl Search {
 
     /// The hexes with a reached state, in grid index order.
     fn reached_hexes(&self) -> impl Iterator<Item = usize> + '_ {
-        self.reached.iter().enumerate().flat_map(|(w, &bits)| {
-            let mut bits = bits;
-            std::iter::from_fn(move || {
-                (bits != 0).then(|| {
-                    let b = bits.trailing_zeros() as usize;
-                    bits &= bits - 1;
-                    w * 64 + b
-                })
-            })
-        })
+        bits(&self.reached)
     }
 
     /// Resets the states this search reached.
@@ -212,6 +203,306 @@ impl Search {
     }
 }
 
+/// Which search finds a counter's destinations ([`State::reach_with`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Method {
+    /// The plain search over (hex, facing, free turn used): [`State::search_states`].
+    States,
+    /// The search hex by hex, every facing of a hex at once: [`State::sweep`].
+    Sweep,
+}
+
+/// The costs a [`Sweep`] has found for one hex, one byte (lane) each, in half points: lanes
+/// 0 to 5 the facings ([`Vertex::index`]) with the free turn (6.15) used, lane 6 the first
+/// facing with it unused; lane 7 unused. Every lane holds at most [`UNSWEPT`], so that a
+/// lane never carries into the next in the sums below, and a step compares and lowers the
+/// costs of every facing that moves at once.
+type Lanes = u64;
+
+/// The cost of a lane not reached; budgets over [`SWEPT_BUDGET`] are searched by states.
+const UNSWEPT: u8 = 0x7F;
+/// The largest budget a [`Sweep`] searches (one bit per cost in [`Sweep::queued`]).
+const SWEPT_BUDGET: u32 = 63;
+/// A hex a [`Sweep`] has not reached.
+const UNSWEPT_LANES: Lanes = lanes(UNSWEPT);
+/// The top bit of each lane: a set of lanes.
+const LANE_TOPS: Lanes = lanes(0x80);
+/// The lanes of the facings with the free turn used.
+const TURNED_LANES: Lanes = 0x0000_8080_8080_8080;
+/// The lane of the first facing with the free turn unused.
+const UNTURNED_LANE: Lanes = 0x80 << 48;
+
+/// `c` in every lane.
+const fn lanes(c: u8) -> Lanes {
+    c as Lanes * 0x0101_0101_0101_0101
+}
+
+/// The lane of facing `v` ([`Vertex::index`]) with the free turn used.
+const fn facing_lane(v: usize) -> Lanes {
+    0x80 << (8 * v)
+}
+
+/// The cost in lane `k`.
+fn lane(costs: Lanes, k: usize) -> u8 {
+    (costs >> (8 * k)) as u8
+}
+
+/// The lanes holding `c`.
+fn lanes_at(costs: Lanes, c: u8) -> Lanes {
+    !((costs ^ lanes(c)) + lanes(0x7F)) & LANE_TOPS
+}
+
+/// The lanes holding more than `c`.
+fn lanes_above(costs: Lanes, c: u8) -> Lanes {
+    ((costs | LANE_TOPS) - lanes(c + 1)) & LANE_TOPS
+}
+
+/// `costs` with the lanes of `set` lowered to `c`.
+fn lowered(costs: Lanes, c: u8, set: Lanes) -> Lanes {
+    let whole = (set >> 7) * 0xFF;
+    costs & !whole | lanes(c) & whole
+}
+
+/// Per direction: the lanes of the facings with a front hexside (6.11) that way.
+const FRONTING_LANES: [Lanes; 6] = {
+    let mut t = [0; 6];
+    let mut v = 0;
+    while v < 6 {
+        let [a, b] = Vertex::ALL[v].sides();
+        t[a.index() as usize] |= facing_lane(v);
+        t[b.index() as usize] |= facing_lane(v);
+        v += 1;
+    }
+    t
+};
+
+/// The buffers of [`State::sweep`], kept between searches like [`Search`]'s.
+#[derive(Default)]
+struct Sweep {
+    /// Per hex (dense grid index): its costs.
+    cells: Vec<Lanes>,
+    /// Per hex: the costs (one bit each) whose bucket holds it.
+    queued: Vec<u64>,
+    /// One bit per hex: reached (to report and reset it).
+    reached: Vec<u64>,
+    /// Hexes by cost: Dial's buckets (a hex is in a bucket when some lane of it got that
+    /// cost).
+    buckets: Vec<Vec<u32>>,
+}
+
+impl Sweep {
+    /// Prepares for a search of `hexes` hexes up to `budget` (clean even if an earlier
+    /// search was cut short).
+    fn begin(&mut self, hexes: usize, budget: usize) {
+        self.finish();
+        self.buckets.iter_mut().for_each(Vec::clear);
+        if self.cells.len() < hexes {
+            self.cells.resize(hexes, UNSWEPT_LANES);
+            self.queued.resize(hexes, 0);
+            self.reached.resize(hexes.div_ceil(64), 0);
+        }
+        if self.buckets.len() < budget + 1 {
+            self.buckets.resize_with(budget + 1, Vec::new);
+        }
+    }
+
+    /// Marks hex `i` reached for cost `c`: in its bucket, unless there already.
+    #[inline(always)]
+    fn queue(
+        queued: &mut [u64],
+        reached: &mut [u64],
+        buckets: &mut [Vec<u32>],
+        i: usize,
+        c: usize,
+    ) {
+        reached[i / 64] |= 1 << (i % 64);
+        if queued[i] & 1 << c == 0 {
+            queued[i] |= 1 << c;
+            buckets[c].push(i as u32);
+        }
+    }
+
+    /// Resets the hexes this search reached.
+    fn finish(&mut self) {
+        for w in 0..self.reached.len() {
+            let mut b = self.reached[w];
+            while b != 0 {
+                let i = w * 64 + b.trailing_zeros() as usize;
+                self.cells[i] = UNSWEPT_LANES;
+                self.queued[i] = 0;
+                b &= b - 1;
+            }
+            self.reached[w] = 0;
+        }
+    }
+}
+
+/// The indices of the bits set in `words`, in order.
+fn bits(words: &[u64]) -> impl Iterator<Item = usize> + '_ {
+    words.iter().enumerate().flat_map(|(w, &word)| {
+        let mut b = word;
+        std::iter::from_fn(move || {
+            (b != 0).then(|| {
+                let i = b.trailing_zeros() as usize;
+                b &= b - 1;
+                w * 64 + i
+            })
+        })
+    })
+}
+
+/// What a move may enter and leave, worked out once per search: the tests both searches ask
+/// of hexes (dense grid indices).
+struct Ground<'a> {
+    lim: &'a Limits,
+    /// The side of the combat units in each hex.
+    occupant: &'a [Option<Seat>],
+    /// Each hex lies in an enemy ZOC.
+    zoc: &'a [bool],
+    /// Each hex's distance to the nearest enemy (empty unless the limits ask about it).
+    near: &'a [u32],
+    /// The start (`None` for a reinforcement).
+    start: Option<usize>,
+    /// The start is left empty: its whole stack moves.
+    start_free: bool,
+    /// The start lies in an enemy ZOC.
+    start_in_zoc: bool,
+    /// An explicit path, as grid indices (`None`: a hex off the map, never entered).
+    route: Vec<Option<usize>>,
+}
+
+impl Ground<'_> {
+    /// The side of the combat units in a hex, as the move finds it.
+    #[inline(always)]
+    fn occ(&self, i: usize) -> Option<Seat> {
+        if Some(i) == self.start && self.start_free {
+            None
+        } else {
+            self.occupant[i]
+        }
+    }
+
+    /// Whether the group may enter hex `to` (from hex `from`, or from off the map).
+    #[inline(always)]
+    fn enters(&self, from: Option<usize>, to: usize) -> bool {
+        let lim = self.lim;
+        match self.occ(to) {
+            // 8.3: never into a hex with enemy units.
+            Some(s) if s != lim.side => return false,
+            // 7.0: only skirmishers move through combat units.
+            Some(_) if !lim.pass_friends => return false,
+            _ => {}
+        }
+        // Units kept out of enemy ZOCs (5.4, 10.1, 12.21, 16.42); and 6.24: never from
+        // one enemy ZOC directly into another.
+        if self.zoc[to] && (lim.avoid_zoc || from.is_some_and(|f| self.zoc[f])) {
+            return false;
+        }
+        if lim.avoid_adjacent && self.near[to] < 2 {
+            return false; // 5.33
+        }
+        if lim.keep_five && self.near[to] < 5 {
+            return false; // 5.15, 5.16
+        }
+        true
+    }
+
+    /// Whether the group, having reached hex `i`, may move on from it.
+    #[inline(always)]
+    fn moves_on(&self, i: usize) -> bool {
+        if Some(i) != self.start {
+            // 6.24: stop on entering an enemy ZOC; 5.13 one hex.
+            !(self.zoc[i] || self.lim.one_hex)
+        } else {
+            !self.start_in_zoc || self.lim.may_leave_zoc // 6.25
+        }
+    }
+
+    /// On an explicit path, the only hex that may be entered from hex `i` (`Some(None)`:
+    /// none); `None` without a path.
+    #[inline(always)]
+    fn next_on_route(&self, i: usize) -> Option<Option<usize>> {
+        let route = &self.route;
+        if route.is_empty() {
+            None
+        } else if Some(i) == self.start {
+            route.first().copied()
+        } else {
+            let at = route.iter().position(|&r| r == Some(i));
+            Some(at.and_then(|k| route.get(k + 1).copied()).flatten())
+        }
+    }
+}
+
+/// What a finished [`Sweep`] found, to list destinations from.
+struct Swept<'a> {
+    ground: &'a Ground<'a>,
+    grid: &'a hexgrid::Grid,
+    cells: &'a [Lanes],
+    reached: &'a [u64],
+    /// The first facing ([`Vertex::index`]).
+    f0: usize,
+}
+
+impl Swept<'_> {
+    /// The hexes a move may end in (reached, not stacked on a friend, 7.0), in grid order:
+    /// each with its grid index and the cheapest cost of each facing (lanes 0 to 5 of
+    /// [`Lanes`], [`UNSWEPT`] where not reached).
+    fn ends(&self) -> impl Iterator<Item = (usize, Lanes)> + '_ {
+        let side = self.ground.lim.side;
+        let f0_lane = facing_lane(self.f0);
+        bits(self.reached).filter_map(move |i| {
+            if self.ground.occ(i) == Some(side) {
+                return None;
+            }
+            let costs = self.cells[i];
+            let unturned = lane(costs, 6);
+            Some((
+                i,
+                lowered(costs, unturned, lanes_above(costs, unturned) & f0_lane),
+            ))
+        })
+    }
+
+    /// The destinations of the hexes `ends` lists whose cost `keep(hex index, cost)` says
+    /// yes to, in the order of the plain search's: by hex, then by facing.
+    fn listed(
+        &self,
+        ends: impl Iterator<Item = (usize, Lanes)>,
+        mut keep: impl FnMut(usize, u8) -> bool,
+    ) -> Vec<Destination> {
+        let mut out = Vec::with_capacity(
+            6 * self
+                .reached
+                .iter()
+                .map(|w| w.count_ones() as usize)
+                .sum::<usize>(),
+        );
+        for (i, costs) in ends {
+            let Some(h) = self.grid.hex_at(i) else {
+                continue;
+            };
+            for (v, facing) in Vertex::ALL.into_iter().enumerate() {
+                let c = lane(costs, v);
+                if c != UNSWEPT && keep(i, c) {
+                    out.push(Destination {
+                        hex: h,
+                        facing,
+                        cost: HalfPoints::from(c),
+                        entry: None,
+                    });
+                }
+            }
+        }
+        out
+    }
+
+    /// Every destination found.
+    fn all(&self) -> Vec<Destination> {
+        self.listed(self.ends(), |_, _| true)
+    }
+}
+
 /// The buffers of [`State::leader_destinations`], kept between searches like [`Search`]'s:
 /// each search unsets only what the one before set (even if it was cut short).
 #[derive(Default)]
@@ -232,6 +523,8 @@ struct LeaderSearch {
 thread_local! {
     /// The movement search's buffers on this thread.
     static SEARCH: std::cell::RefCell<Search> = std::cell::RefCell::new(Search::default());
+    /// The movement sweep's buffers on this thread.
+    static SWEEP: std::cell::RefCell<Sweep> = std::cell::RefCell::new(Sweep::default());
     /// The leaders' movement search's buffers on this thread.
     static LEADER_SEARCH: std::cell::RefCell<LeaderSearch> =
         std::cell::RefCell::new(LeaderSearch::default());
@@ -271,6 +564,16 @@ impl State {
     /// Legal destinations of a charge's 4 MP (9.32 step 7): normal movement, stopping in an
     /// enemy ZOC, but free of command chit limits and free to leave the ZOC it advanced into.
     pub fn pursuit_destinations(&self, u: UnitId) -> Vec<Destination> {
+        self.pursuit_destinations_by(u, Method::Sweep)
+    }
+
+    /// [`State::pursuit_destinations`] found by the plain search over states (to test the
+    /// sweep against).
+    pub fn plain_pursuit_destinations(&self, u: UnitId) -> Vec<Destination> {
+        self.pursuit_destinations_by(u, Method::States)
+    }
+
+    fn pursuit_destinations_by(&self, u: UnitId, method: Method) -> Vec<Destination> {
         let group = self.moving_group(u, false);
         let sit = self.situation();
         let Some(mut lim) = self.limits(&group, &sit) else {
@@ -281,7 +584,7 @@ impl State {
         lim.keep_five = false;
         lim.may_leave_zoc = true;
         let start = lim.start;
-        self.reach(&lim, &sit)
+        self.reach(&lim, &sit, method)
             .into_iter()
             .filter(|d| d.hex != start)
             .collect()
@@ -397,33 +700,37 @@ impl State {
 
     /// Every hex and facing the group can reach (before the end-of-move limits of the command
     /// chits), with the cheapest cost.
-    fn reach(&self, lim: &Limits, sit: &Situation) -> Vec<Destination> {
-        SEARCH
-            .with(|search| {
-                let never = None::<fn(usize, u32) -> bool>;
-                self.reach_with(lim, sit, &mut search.borrow_mut(), never)
-            })
+    fn reach(&self, lim: &Limits, sit: &Situation, method: Method) -> Vec<Destination> {
+        let never = None::<fn(usize, u32) -> bool>;
+        self.reach_with(lim, sit, method, never, |swept| swept.all())
             .unwrap_or_default()
     }
 
-    /// [`State::reach`] with reusable buffers. Hexes are dense grid indices throughout (the
-    /// map's neighbour and step cost tables, the situation's flags), never coordinates.
+    /// Whether [`State::reach_with`] sweeps for these limits by `method` (rather than
+    /// searching by states).
+    fn sweeps(lim: &Limits, method: Method) -> bool {
+        method == Method::Sweep && lim.start != OFF_MAP && lim.budget <= SWEPT_BUDGET
+    }
+
+    /// [`State::reach`], by `method` (the sweep only from the map: a reinforcement's entries
+    /// are searched by states). Hexes are dense grid indices throughout (the map's neighbour
+    /// and step cost tables, the situation's flags), never coordinates.
     ///
     /// `stop(hex, cost)`, if given, is asked about each destination (a grid index whose end is
     /// not stacked on a friend, 7.0) as soon as its cheapest cost is known, cheapest first;
     /// the search ends, returning `None`, at the first it says yes to.
+    ///
+    /// A sweep ([`State::sweeps`]) lists its destinations by `list`.
     fn reach_with(
         &self,
         lim: &Limits,
         sit: &Situation,
-        search: &mut Search,
-        mut stop: Option<impl FnMut(usize, u32) -> bool>,
+        method: Method,
+        stop: Option<impl FnMut(usize, u32) -> bool>,
+        list: impl FnOnce(&Swept) -> Vec<Destination>,
     ) -> Option<Vec<Destination>> {
-        let side = lim.side;
-        let enemy = self.battle.enemy(side);
-        let map = &self.battle.map;
-        let grid = &map.grid;
-        let steps = &map.step_cost[lim.class.index()];
+        let enemy = self.battle.enemy(lim.side);
+        let grid = &self.battle.map.grid;
         let from_map = lim.start != OFF_MAP;
         let start = if from_map {
             match grid.index(lim.start) {
@@ -438,52 +745,59 @@ impl State {
             || self
                 .unit_ids()
                 .all(|u| self.hex(u) != Some(lim.start) || lim.moving.contains(&u));
-        let (occupant, zoc_map) = (&sit.occupant[..], sit.zoc(self, enemy));
-        // Distances to the enemy, worked out only for a search that needs them.
-        let near = if lim.avoid_adjacent || lim.keep_five {
-            sit.near(self, enemy)
-        } else {
-            &[]
-        };
-        let occ = |i: usize| {
-            if Some(i) == start && start_free {
-                None
+        let zoc = sit.zoc(self, enemy);
+        let ground = Ground {
+            lim,
+            occupant: &sit.occupant,
+            zoc,
+            // Distances to the enemy, worked out only for a search that needs them.
+            near: if lim.avoid_adjacent || lim.keep_five {
+                sit.near(self, enemy)
             } else {
-                occupant[i]
-            }
+                &[]
+            },
+            start,
+            start_free,
+            start_in_zoc: start.is_some_and(|i| zoc[i]),
+            // An explicit path, as grid indices (`None`: a hex off the map, never entered).
+            route: lim.route.iter().map(|&h| grid.index(h)).collect(),
         };
-        let zoc = |i: usize| zoc_map[i];
-        let start_in_zoc = start.is_some_and(zoc);
-        let enters = |from: Option<usize>, to: usize| -> bool {
-            match occ(to) {
-                // 8.3: never into a hex with enemy units.
-                Some(s) if s != side => return false,
-                // 7.0: only skirmishers move through combat units.
-                Some(_) if !lim.pass_friends => return false,
-                _ => {}
+        match start {
+            Some(si) if Self::sweeps(lim, method) => {
+                SWEEP.with(|sweep| self.sweep(&ground, si, &mut sweep.borrow_mut(), stop, list))
             }
-            // Units kept out of enemy ZOCs (5.4, 10.1, 12.21, 16.42); and 6.24: never from
-            // one enemy ZOC directly into another.
-            if zoc(to) && (lim.avoid_zoc || from.is_some_and(zoc)) {
-                return false;
-            }
-            if lim.avoid_adjacent && near[to] < 2 {
-                return false; // 5.33
-            }
-            if lim.keep_five && near[to] < 5 {
-                return false; // 5.15, 5.16
-            }
-            true
-        };
-        // An explicit path, as grid indices (`None`: a hex off the map, never entered).
-        let route: Vec<Option<usize>> = lim.route.iter().map(|&h| grid.index(h)).collect();
-        // Dial's algorithm over (hex, facing, free turn used), in half points: costs are
-        // small integers, so buckets replace a heap and the order is deterministic.
+            _ => SEARCH.with(|search| self.search_states(&ground, &mut search.borrow_mut(), stop)),
+        }
+    }
+
+    /// [`State::reach_with`] by Dial's algorithm over (hex, facing, free turn used), in half
+    /// points: costs are small integers, so buckets replace a heap and the order is
+    /// deterministic. The plain search, and the one that tells which entry a reinforcement's
+    /// destinations are reached from.
+    fn search_states(
+        &self,
+        g: &Ground,
+        search: &mut Search,
+        mut stop: Option<impl FnMut(usize, u32) -> bool>,
+    ) -> Option<Vec<Destination>> {
+        let lim = g.lim;
+        let side = lim.side;
+        let map = &self.battle.map;
+        let grid = &map.grid;
+        let steps = &map.step_cost[lim.class.index()];
+        let route = &g.route;
         search.begin(grid.len(), lim.budget);
-        if !from_map {
+        if let Some(si) = g.start {
+            let f0 = if lim.has_facing {
+                lim.start_facing
+            } else {
+                Vertex::NNE
+            };
+            search.relax(state(si, f0, false), 0, NO_ENTRY);
+        } else {
             for (k, &(e, extra)) in lim.entry.iter().enumerate() {
                 let Some(ei) = grid.index(e) else { continue };
-                if !enters(None, ei) || route.first().is_some_and(|&r| r != Some(ei)) {
+                if !g.enters(None, ei) || route.first().is_some_and(|&r| r != Some(ei)) {
                     continue;
                 }
                 // Entering along a road (12.1 example: 2828 costs 1/2).
@@ -505,13 +819,6 @@ impl State {
                     }
                 }
             }
-        } else if let Some(si) = start {
-            let f0 = if lim.has_facing {
-                lim.start_facing
-            } else {
-                Vertex::NNE
-            };
-            search.relax(state(si, f0, false), 0, NO_ENTRY);
         }
         let budget = lim.budget as usize;
         let single_entry = lim.entry.len() <= 1;
@@ -531,7 +838,7 @@ impl State {
                 // The cheapest way to this hex and facing is this state's (its sibling with
                 // the other free-turn flag, if cheaper, was asked about already).
                 if let Some(stop) = stop.as_mut() {
-                    if occ(i) != Some(side) && fr.cost[s ^ 1] as usize >= c && stop(i, c as u32) {
+                    if g.occ(i) != Some(side) && fr.cost[s ^ 1] as usize >= c && stop(i, c as u32) {
                         search.finish();
                         return None;
                     }
@@ -551,27 +858,15 @@ impl State {
                         fr.relax(state(i, v, true), cost, e);
                     }
                 }
-                let moved_off = Some(i) != start;
-                if moved_off && (zoc(i) || lim.one_hex) {
-                    continue; // 6.24: stop on entering an enemy ZOC; 5.13 one hex
-                }
-                if !moved_off && start_in_zoc && !lim.may_leave_zoc {
-                    continue; // 6.25
+                if !g.moves_on(i) {
+                    continue;
                 }
                 let dirs: &[Direction] = if lim.has_facing {
                     &f.sides()
                 } else {
                     &Direction::ALL
                 };
-                // On an explicit path only the next hex of the path may be entered.
-                let next_on_route = if route.is_empty() {
-                    None
-                } else if !moved_off {
-                    route.first().copied()
-                } else {
-                    let at = route.iter().position(|&r| r == Some(i));
-                    Some(at.and_then(|k| route.get(k + 1).copied()).flatten())
-                };
+                let next_on_route = g.next_on_route(i);
                 for &d in dirs {
                     let to = map.neighbour[i][d.index() as usize];
                     if to == OFF_GRID {
@@ -585,7 +880,7 @@ impl State {
                     let next = c + step as usize;
                     if next > budget
                         || next_on_route.is_some_and(|n| n != Some(to))
-                        || !enters(Some(i), to)
+                        || !g.enters(Some(i), to)
                     {
                         continue;
                     }
@@ -598,7 +893,7 @@ impl State {
         let hexes: Vec<usize> = search.reached_hexes().collect();
         let mut best: Vec<Destination> = Vec::with_capacity(hexes.len() * 6);
         for i in hexes {
-            if occ(i) == Some(side) {
+            if g.occ(i) == Some(side) {
                 continue; // 7.0: no stacking at the end of a move
             }
             let Some(h) = grid.hex_at(i) else { continue };
@@ -620,6 +915,152 @@ impl State {
             }
         }
         search.finish();
+        Some(best)
+    }
+
+    /// [`State::search_states`] from the map hex `si`, hex by hex: a hex's costs are kept
+    /// side by side ([`Lanes`]), and one step moves every facing whose front (6.11) faces
+    /// that way at once. It finds the same cheapest costs: the states differ only in which
+    /// facing is held and whether the free turn is used, and
+    ///
+    /// - with the free turn unused, a counter still has its first facing (6.15), so that a
+    ///   hex's unturned cost is that of the first facing alone;
+    /// - a turned facing settled in a hex gives every facing there a cost at most 1 MP above
+    ///   its own (6.15);
+    /// - a turned facing no cheaper than the same facing unturned leads nowhere the unturned
+    ///   one does not reach as cheaply.
+    fn sweep(
+        &self,
+        g: &Ground,
+        si: usize,
+        sweep: &mut Sweep,
+        mut stop: Option<impl FnMut(usize, u32) -> bool>,
+        list: impl FnOnce(&Swept) -> Vec<Destination>,
+    ) -> Option<Vec<Destination>> {
+        let lim = g.lim;
+        let side = lim.side;
+        let map = &self.battle.map;
+        let grid = &map.grid;
+        let steps = &map.step_cost[lim.class.index()];
+        let budget = lim.budget as usize;
+        // The first facing, and the directions a counter holding it moves in (6.11: through
+        // its front hexsides; every way for a counter without facing, 6.14).
+        let (f0, first_fronts) = if lim.has_facing {
+            let f0 = lim.start_facing.index() as usize;
+            (f0, lim.start_facing.sides().map(|d| d.index() as usize))
+        } else {
+            (Vertex::NNE.index() as usize, [6, 6])
+        };
+        let f0_lane = facing_lane(f0);
+        // Per direction: the lanes that move that way.
+        let moving_lanes: [Lanes; 6] = std::array::from_fn(|d| {
+            let unturned = !lim.has_facing || first_fronts.contains(&d);
+            FRONTING_LANES[d] | if unturned { UNTURNED_LANE } else { 0 }
+        });
+        // 6.15: the free change of facing, and every further one at 1 MP.
+        let (free_turns, paid_turns) = if lim.can_turn {
+            (TURNED_LANES & !f0_lane, TURNED_LANES)
+        } else {
+            (0, 0)
+        };
+        sweep.begin(grid.len(), budget);
+        let Sweep {
+            cells,
+            queued,
+            reached,
+            buckets,
+        } = &mut *sweep;
+        cells[si] = lowered(cells[si], 0, UNTURNED_LANE);
+        Sweep::queue(queued, reached, buckets, si, 0);
+        let mut stopped = false;
+        'levels: for c in 0..=budget {
+            let c8 = c as u8;
+            // Bucket `c` grows while it is walked (a step may cost nothing).
+            let mut k = 0;
+            while let Some(&i) = buckets[c].get(k) {
+                k += 1;
+                let i = i as usize;
+                queued[i] &= !(1 << c);
+                let mut costs = cells[i];
+                let unturned = lane(costs, 6);
+                if unturned == c8 {
+                    costs = lowered(costs, c8, lanes_above(costs, c8) & free_turns);
+                }
+                // The lanes to move on from here: those that cost `c`, but the first facing
+                // turned if no cheaper than unturned.
+                let mut now = lanes_at(costs, c8) & (TURNED_LANES | UNTURNED_LANE);
+                if unturned <= c8 {
+                    now &= !f0_lane;
+                }
+                if now == 0 {
+                    continue;
+                }
+                if let Some(stop) = stop.as_mut() {
+                    // Some facing's cheapest cost is `c`.
+                    let settled = now & TURNED_LANES != 0
+                        || (now & UNTURNED_LANE != 0 && lane(costs, f0) >= c8);
+                    if settled && g.occ(i) != Some(side) && stop(i, c as u32) {
+                        stopped = true;
+                        break 'levels;
+                    }
+                }
+                if now & TURNED_LANES != 0 && c + 2 <= budget {
+                    let dearer = lanes_above(costs, c8 + 2) & paid_turns;
+                    if dearer != 0 {
+                        costs = lowered(costs, c8 + 2, dearer);
+                        Sweep::queue(queued, reached, buckets, i, c + 2);
+                    }
+                }
+                cells[i] = costs;
+                if !g.moves_on(i) {
+                    continue;
+                }
+                let next_on_route = g.next_on_route(i);
+                let (neighbours, steps) = (&map.neighbour[i], &steps[i]);
+                for d in 0..6 {
+                    let moving = now & moving_lanes[d];
+                    if moving == 0 {
+                        continue;
+                    }
+                    let to = neighbours[d];
+                    if to == OFF_GRID {
+                        continue; // no step off the map (8.2)
+                    }
+                    let to = to as usize;
+                    let Some(step) = steps[d] else {
+                        continue;
+                    };
+                    let next = c + step as usize;
+                    if next > budget {
+                        continue;
+                    }
+                    // The cheap test first: most steps find nothing cheaper.
+                    let n8 = next as u8;
+                    let cheaper = lanes_above(cells[to], n8) & moving;
+                    if cheaper == 0
+                        || next_on_route.is_some_and(|n| n != Some(to))
+                        || !g.enters(Some(i), to)
+                    {
+                        continue;
+                    }
+                    cells[to] = lowered(cells[to], n8, cheaper);
+                    Sweep::queue(queued, reached, buckets, to, next);
+                }
+            }
+            buckets[c].clear();
+        }
+        if stopped {
+            sweep.finish();
+            return None;
+        }
+        let best = list(&Swept {
+            ground: g,
+            grid,
+            cells: &sweep.cells,
+            reached: &sweep.reached,
+            f0,
+        });
+        sweep.finish();
         Some(best)
     }
 
@@ -651,6 +1092,29 @@ impl State {
         route: &[Hex],
         sit: &Situation,
     ) -> Vec<Destination> {
+        self.route_destinations_by(u, alone, route, sit, Method::Sweep)
+    }
+
+    /// [`State::route_destinations`] found by the plain search over states (to test the
+    /// sweep against).
+    pub fn plain_route_destinations(
+        &self,
+        u: UnitId,
+        alone: bool,
+        route: &[Hex],
+        sit: &Situation,
+    ) -> Vec<Destination> {
+        self.route_destinations_by(u, alone, route, sit, Method::States)
+    }
+
+    fn route_destinations_by(
+        &self,
+        u: UnitId,
+        alone: bool,
+        route: &[Hex],
+        sit: &Situation,
+        method: Method,
+    ) -> Vec<Destination> {
         let group = self.moving_group(u, alone);
         if group.iter().any(|&g| self.unit(g).moved) {
             return Vec::new();
@@ -659,8 +1123,75 @@ impl State {
             return Vec::new();
         };
         lim.route = route.to_vec();
-        let all = self.reach(&lim, sit);
+        if Self::sweeps(&lim, method) {
+            let never = None::<fn(usize, u32) -> bool>;
+            return self
+                .reach_with(&lim, sit, method, never, |swept| {
+                    self.swept_end_limits(u, sit, swept)
+                })
+                .unwrap_or_default();
+        }
+        let all = self.reach(&lim, sit, method);
         self.end_limits(u, &lim, all, sit)
+    }
+
+    /// [`State::end_limits`] of unit `u`'s destinations in a finished sweep from the map:
+    /// the same limits, asked hex by hex of the sweep's costs, without listing first the
+    /// destinations they drop.
+    fn swept_end_limits(&self, u: UnitId, sit: &Situation, swept: &Swept) -> Vec<Destination> {
+        let lim = swept.ground.lim;
+        let unit = self.unit(u);
+        let enemy = self.battle.enemy(lim.side);
+        let near = sit.near(self, enemy);
+        let Some(si) = swept.ground.start else {
+            return Vec::new();
+        };
+        let d0 = near[si];
+        let moved = |i: usize| i != si;
+        if unit.routed {
+            // 5.5: away from the closest enemy combat units.
+            return swept.listed(swept.ends(), |i, _| !moved(i) || near[i] > d0);
+        }
+        if !self.skirmisher(u) && unit.out_of_command {
+            // 5.33: if they move, within command span of their leader or as close as possible.
+            let leader = self.def(u).leader;
+            let Some(lh) = self.leaders[leader as usize].loc.hex() else {
+                return swept.all();
+            };
+            let span = self.span(leader);
+            let grid = swept.grid;
+            let gap = |i: usize| grid.hex_at(i).map(|h| h.distance(lh).saturating_sub(span));
+            let best = swept
+                .ends()
+                .filter(|&(i, _)| moved(i))
+                .filter_map(|(i, _)| gap(i))
+                .min();
+            let ends = swept.ends().filter(|&(i, _)| !moved(i) || gap(i) == best);
+            return swept.listed(ends, |_, _| true);
+        }
+        if !self.follows_chit(u) {
+            return swept.all();
+        }
+        let ma = self.values(u).movement as u32;
+        let chit = self.chit(u);
+        let ok = |i: usize, cost: u8| chit_allows(chit, ma, true, d0, near[i], u32::from(cost));
+        let moved_ok = swept
+            .ends()
+            .any(|(i, c)| moved(i) && (0..6).any(|v| lane(c, v) != UNSWEPT && ok(i, lane(c, v))));
+        if moved_ok {
+            // Turning in place is always allowed when the chit permits staying.
+            let stay_ok = !self.must_move_in(u, sit);
+            return swept.listed(swept.ends(), |i, c| ok(i, c) || (!moved(i) && stay_ok));
+        }
+        if chit == Some(Chit::Muster) && d0 < 5 {
+            // 5.16: as nearly as they can.
+            let best = swept.ends().map(|(i, _)| near[i]).max().unwrap_or(d0);
+            if best > d0 {
+                return swept.listed(swept.ends(), |i, _| near[i] == best);
+            }
+        }
+        // Note to 5.1: a unit that cannot comply stays where it is (it may turn in place).
+        swept.listed(swept.ends(), |i, _| !moved(i))
     }
 
     fn end_limits(
@@ -778,16 +1309,14 @@ impl State {
         };
         let grid = &self.battle.map.grid;
         let start = lim.start;
-        SEARCH
-            .with(|search| {
-                self.reach_with(
-                    &lim,
-                    sit,
-                    &mut search.borrow_mut(),
-                    Some(|i, cost| grid.hex_at(i).is_some_and(|h| h != start && kept(h, cost))),
-                )
-            })
-            .is_none()
+        self.reach_with(
+            &lim,
+            sit,
+            Method::Sweep,
+            Some(|i, cost| grid.hex_at(i).is_some_and(|h| h != start && kept(h, cost))),
+            |_| Vec::new(),
+        )
+        .is_none()
     }
 
     /// Whether a unit's chit obliges it to move this phase (5.11, 5.12, 5.14, 5.16), before
@@ -835,12 +1364,13 @@ impl State {
             })
     }
 
-    /// [`State::obligations`], all of them (each unit's destinations searched in full).
+    /// [`State::obligations`], all of them (each unit's destinations searched in full, by the
+    /// plain search over states).
     pub fn unmoved_obligations(&self) -> Vec<UnitId> {
         let sit = self.situation();
         let moves_off = |u: UnitId| {
             let here = self.hex(u);
-            self.destinations_in(u, false, &sit)
+            self.plain_route_destinations(u, false, &[], &sit)
                 .iter()
                 .any(|d| Some(d.hex) != here)
         };

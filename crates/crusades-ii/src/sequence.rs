@@ -6,7 +6,7 @@ use hexgrid::{Arc, Direction, Hex, Vertex};
 
 use crate::action::Action;
 use crate::scenario::{Chit, UnitId};
-use crate::state::{ActionKind, Fury, Loc, Phase, Pick, State, Task};
+use crate::state::{ActionKind, Fury, Loc, Phase, Pick, SelectedMoves, State, Task};
 
 impl State {
     /// The seat that decides a task.
@@ -175,7 +175,7 @@ impl State {
             match &self.selected_moves {
                 Some(moves) => {
                     out.reserve_exact(moves.len() + 1);
-                    out.extend(moves.iter().cloned());
+                    out.extend(moves.actions());
                 }
                 None => out.extend(self.moves_of(p)),
             }
@@ -253,33 +253,29 @@ impl State {
 
     /// The moves a counter would have once selected (its listed actions but `deselect`).
     pub fn moves_of(&self, p: Pick) -> Vec<Action> {
-        let mut out = Vec::new();
-        match p {
-            Pick::Unit(u) => self.unit_moves(u, &self.situation(), &mut out),
-            Pick::Leader(l) => {
-                for (h, _) in self.leader_destinations(l) {
-                    out.push(Action::MoveLeader { leader: l, to: h });
-                }
-            }
-        }
-        out
+        self.selected_moves_of(p).actions().collect()
     }
 
-    /// The moves of unit `u`: with its stack if it is the upper unit (or alone in its hex),
-    /// then alone if it has a stack-mate (7.1).
-    fn unit_moves(&self, u: UnitId, sit: &crate::zoc::Situation, out: &mut Vec<Action>) {
-        self.unit_destinations(u, sit, |alone, dests| {
-            out.reserve(dests.len());
-            for d in dests {
-                out.push(Action::Move {
-                    unit: u,
-                    alone,
-                    to: d.hex,
-                    facing: d.facing,
-                    via: Vec::new(),
+    /// [`State::moves_of`], kept short ([`SelectedMoves`]). A unit's: with its stack if it
+    /// is the upper unit (or alone in its hex), then alone if it has a stack-mate (7.1).
+    fn selected_moves_of(&self, p: Pick) -> SelectedMoves {
+        match p {
+            Pick::Unit(unit) => {
+                let mut moves = Vec::new();
+                self.unit_destinations(unit, &self.situation(), |alone, dests| {
+                    moves.extend(dests.iter().map(|d| (alone, d.hex, d.facing)));
                 });
+                SelectedMoves::Unit { unit, moves }
             }
-        });
+            Pick::Leader(leader) => SelectedMoves::Leader {
+                leader,
+                to: self
+                    .leader_destinations(leader)
+                    .into_iter()
+                    .map(|(h, _)| h)
+                    .collect(),
+            },
+        }
     }
 
     /// The destinations of [`State::unit_moves`], handed to `f` with whether the unit moves
@@ -755,7 +751,7 @@ impl State {
 
     /// Selects a counter to move next, working out its moves once.
     fn select(&mut self, p: Pick) {
-        self.selected_moves = Some(std::sync::Arc::new(self.moves_of(p)));
+        self.selected_moves = Some(std::sync::Arc::new(self.selected_moves_of(p)));
         self.selected = Some(p);
     }
 

@@ -373,7 +373,7 @@ pub struct State {
     /// change them before it moves or is put back. Not part of the serialised state (it
     /// follows from the rest); a re-sampled state drops it ([`engine::Game::determinize`]).
     #[serde(skip)]
-    pub selected_moves: Option<Arc<Vec<crate::action::Action>>>,
+    pub selected_moves: Option<Arc<SelectedMoves>>,
     /// The result, once over.
     pub outcome: Option<engine::Outcome>,
 }
@@ -389,6 +389,81 @@ pub enum CrossState {
     Carried,
     /// Captured by the Muslims.
     Captured,
+}
+
+/// The moves of the selected counter ([`State::selected_moves`]), in the order its `move`
+/// actions are listed, kept as short as they can be: a search's copies of the state share
+/// them, and the legal actions are made from them afresh each time.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum SelectedMoves {
+    /// A unit's moves: whether it leaves its stack (7.1), the destination and the facing.
+    Unit {
+        /// The unit.
+        unit: UnitId,
+        /// (alone, destination, facing) of each move.
+        moves: Vec<(bool, Hex, Vertex)>,
+    },
+    /// A leader's destinations.
+    Leader {
+        /// The leader.
+        leader: LeaderId,
+        /// The destination of each move.
+        to: Vec<Hex>,
+    },
+}
+
+impl SelectedMoves {
+    /// How many moves.
+    pub fn len(&self) -> usize {
+        match self {
+            SelectedMoves::Unit { moves, .. } => moves.len(),
+            SelectedMoves::Leader { to, .. } => to.len(),
+        }
+    }
+
+    /// Whether there are none.
+    pub fn is_empty(&self) -> bool {
+        self.len() == 0
+    }
+
+    /// The moves as actions, in order.
+    pub fn actions(&self) -> impl Iterator<Item = crate::action::Action> + '_ {
+        use crate::action::Action;
+        let (unit, moves, leader, to) = match self {
+            SelectedMoves::Unit { unit, moves } => (*unit, &moves[..], 0, &[][..]),
+            SelectedMoves::Leader { leader, to } => (0, &[][..], *leader, &to[..]),
+        };
+        let units = moves.iter().map(move |&(alone, to, facing)| Action::Move {
+            unit,
+            alone,
+            to,
+            facing,
+            via: Vec::new(),
+        });
+        let leaders = to.iter().map(move |&to| Action::MoveLeader { leader, to });
+        units.chain(leaders)
+    }
+
+    /// Whether `action` is one of the moves.
+    pub fn contains(&self, action: &crate::action::Action) -> bool {
+        use crate::action::Action;
+        match (self, action) {
+            (
+                SelectedMoves::Unit { unit, moves },
+                Action::Move {
+                    unit: u,
+                    alone,
+                    to,
+                    facing,
+                    via,
+                },
+            ) => unit == u && via.is_empty() && moves.contains(&(*alone, *to, *facing)),
+            (SelectedMoves::Leader { leader, to }, Action::MoveLeader { leader: l, to: h }) => {
+                leader == l && to.contains(h)
+            }
+            _ => false,
+        }
+    }
 }
 
 impl State {

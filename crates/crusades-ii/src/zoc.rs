@@ -221,14 +221,18 @@ impl<V> Recent<V> {
         work_out: impl FnOnce() -> V,
     ) -> Rc<V> {
         let ptr = Arc::as_ptr(battle);
+        // Newest first: a decision asks again for what it asked last. (Keys of a battle are
+        // unique: the one found is the one found oldest first.)
         if let Some(k) = self
             .entries
             .iter()
-            .position(|(b, k, _)| b.as_ptr() == ptr && b.strong_count() > 0 && *k == key)
+            .rposition(|(b, k, _)| b.as_ptr() == ptr && b.strong_count() > 0 && *k == key)
         {
-            let entry = self.entries.remove(k);
-            let value = Rc::clone(&entry.2);
-            self.entries.push(entry);
+            let value = Rc::clone(&self.entries[k].2);
+            if k + 1 != self.entries.len() {
+                let entry = self.entries.remove(k);
+                self.entries.push(entry);
+            }
             return value;
         }
         let value = Rc::new(work_out());

@@ -1,6 +1,7 @@
 //! The shortcuts taken for speed give the same answers as the plain rules they stand for, in
 //! the positions of random games: the end-of-movement check that stops at the first unit
-//! found able to move, a leader's moves searched on the map's dense tables, set-up
+//! found able to move, the units' moves swept hex by hex (against the plain search over
+//! hexes, facings and free turns), a leader's moves searched on the map's dense tables, set-up
 //! actions and fire checked without listing every one, and the map analysis (zones of
 //! control, distances to the enemy) kept from one decision to the next.
 
@@ -33,6 +34,39 @@ fn leader_reference(s: &State, l: crusades_ii::scenario::LeaderId) -> Vec<(Hex, 
     .filter(|(h, _)| *h != start && s.split_leader_may_enter(l, *h))
     .map(|(h, c)| (h, c as u16))
     .collect()
+}
+
+/// Every unit's moves (with its stack and alone, along a one-hex path to each of a few of
+/// its destinations, and the 4 MP of a charge's pursuit), swept as searched by states.
+fn check_moves(s: &State, context: &str) {
+    let sit = s.situation();
+    for u in s.unit_ids() {
+        assert_eq!(
+            s.pursuit_destinations(u),
+            s.plain_pursuit_destinations(u),
+            "{context}: the pursuit of {}",
+            s.name(u)
+        );
+        for alone in [false, true] {
+            let swept = s.route_destinations(u, alone, &[], &sit);
+            assert_eq!(
+                swept,
+                s.plain_route_destinations(u, alone, &[], &sit),
+                "{context}: the moves of {}{}",
+                s.name(u),
+                if alone { " alone" } else { "" }
+            );
+            for d in swept.iter().step_by(swept.len() / 3 + 1) {
+                assert_eq!(
+                    s.route_destinations(u, alone, &[d.hex], &sit),
+                    s.plain_route_destinations(u, alone, &[d.hex], &sit),
+                    "{context}: the moves of {} by way of {:?}",
+                    s.name(u),
+                    d.hex
+                );
+            }
+        }
+    }
 }
 
 /// Set-up actions near the legal ones (other hexes, other facings): each must be accepted
@@ -87,7 +121,7 @@ fn check_fire(s: &State, seat: engine::Seat, legal: &[Action]) {
 
 #[test]
 fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
-    let mut checked = [0usize; 5];
+    let mut checked = [0usize; 7];
     for scenario in ["hattin", "hab", "nicopolis", "tannenburg"] {
         let advanced = [
             "advanced-sequence",
@@ -115,6 +149,8 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
                         "{scenario} seed {seed} ply {plies}: the end-of-movement check"
                     );
                     checked[1] += 1;
+                    check_moves(&s, &format!("{scenario} seed {seed} ply {plies}"));
+                    checked[5] += 1;
                     for l in s.leader_ids() {
                         assert_eq!(
                             s.leader_destinations(l),
@@ -123,6 +159,15 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
                         );
                         checked[2] += 1;
                     }
+                }
+                if let Some(crusades_ii::state::Task::Pursue { unit }) = s.tasks.first() {
+                    assert_eq!(
+                        s.pursuit_destinations(*unit),
+                        s.plain_pursuit_destinations(*unit),
+                        "{scenario} seed {seed} ply {plies}: the pursuit of {}",
+                        s.name(*unit)
+                    );
+                    checked[6] += 1;
                 }
                 if matches!(s.phase, Phase::DefensiveFire | Phase::OffensiveFire)
                     && s.tasks.is_empty()
@@ -160,7 +205,7 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
         }
     }
     assert!(
-        checked.iter().all(|&n| n > 50),
+        checked[..6].iter().all(|&n| n > 50) && checked[6] > 0,
         "positions checked: {checked:?}"
     );
 }
