@@ -68,7 +68,7 @@ fn facing_away_there_is_no_charge() {
 /// difference the evaluation makes between one move and the next.
 #[test]
 fn the_search_does_not_merely_repeat_its_doctrine() {
-    use ai::{Player, Policy};
+    use ai::Policy;
     use crusades_ii::doctrine::Tactics;
     use engine::{Log, Pending};
     let mut s = start("hab", &[], 3);
