@@ -680,6 +680,7 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
         board,
         mover: moves.mover,
         budget: moves.budget,
+        into_clear: vec![std::cell::Cell::new(UNKNOWN); r.map.grid.len()],
     };
     for (i, node, cost) in moves.reach.settled() {
         if node == moves.off {
@@ -698,7 +699,7 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
             s,
             &ground,
             unit,
-            (first, cost),
+            (first, node as usize, cost),
             held && from_start,
             |at, line| {
                 let mut path = moves.path(r, i);
@@ -733,56 +734,96 @@ struct Ground<'a> {
     enemy_zoc: Rc<Vec<bool>>,
     mover: Mover,
     budget: u32,
+    /// By grid index: the cost of a step into the hex where [`Ground::step_into_clear`]
+    /// has asked it ([`UNKNOWN`], [`PROHIBITED`], or the cost plus [`COST`]).
+    into_clear: Vec<std::cell::Cell<u32>>,
 }
 
 impl Ground<'_> {
-    /// Whether the Moslem controls the hex (6.0).
-    fn enemy_controls(&self, rules: &Rules, hex: Hex) -> bool {
-        rules.map.grid.index(hex).is_some_and(|k| self.enemy_zoc[k])
+    /// What [`movement::entry`] answers for the unit's step from `at` into the Clear hex
+    /// `next` (of grid index `k`) beside it (`None`: prohibited), `sea` saying whether the
+    /// hexside between them is all sea. Into a hex that is not a Wall/Tower hex, the only
+    /// part of it that asks where the step comes from is the all-sea hexside (6.12), so the
+    /// rest is asked once a hex.
+    fn step_into_clear(
+        &self,
+        rules: &Rules,
+        (at, k, next): (Hex, usize, Hex),
+        sea: bool,
+    ) -> Option<u32> {
+        if sea {
+            return None;
+        }
+        let known = self.into_clear.get(k)?;
+        match known.get() {
+            UNKNOWN => {
+                let cost = movement::entry(rules, &self.board, self.mover, at, next).ok();
+                known.set(cost.map_or(PROHIBITED, |c| c + COST));
+                cost
+            }
+            PROHIBITED => None,
+            c => Some(c - COST),
+        }
     }
 }
 
+/// [`Ground::into_clear`]: not yet asked.
+const UNKNOWN: u32 = 0;
+/// [`Ground::into_clear`]: prohibited.
+const PROHIBITED: u32 = 1;
+/// [`Ground::into_clear`]: a cost, stored plus this.
+const COST: u32 = 2;
+
 /// Acre 15.21: the straight lines of four Clear hexes a charge may end with, from `first`
-/// (reached at `cost`; `held`: the unit starts there in an enemy zone of control, so its
-/// first step may not be into another, 6.22): `found_line` each line's last hex and its
-/// hexes.
+/// (of grid index `k`, reached at `cost`; `held`: the unit starts there in an enemy zone of
+/// control, so its first step may not be into another, 6.22): `found_line` each line's last
+/// hex and its hexes. The lines run on the map's grid indices ([`Derived::adjacent`],
+/// [`Derived::classes`], [`Derived::sea_sides`]), in the order of [`crate::map::Map::neighbours`].
 fn charge_lines(
     s: &State,
     ground: &Ground,
     unit: usize,
-    (first, cost): (Hex, u32),
+    (first, k, cost): (Hex, usize, u32),
     held: bool,
     mut found_line: impl FnMut(Hex, &[Hex]),
 ) {
     /// Acre 15.21: Clear hexes in a straight line.
     const RUN: usize = 4;
     let r = &s.rules;
-    for dir in r
-        .map
-        .neighbours(first)
-        .filter_map(|n| first.direction_to(n))
-    {
-        let mut line = Vec::with_capacity(RUN);
-        let mut at = first;
+    let d = &s.derived;
+    for (way, dir) in hexgrid::Direction::ALL.into_iter().enumerate() {
+        if d.adjacent[k][way] == OFF_MAP {
+            continue;
+        }
+        let mut line = [first; RUN];
+        let (mut at, mut here) = (first, k);
         let mut spent = cost;
         let mut ok = true;
-        for i in 0..RUN {
-            let next = at + dir;
-            // Clear, not stopped short by a zone of control, then the cost (the cheap
-            // questions first).
-            let stops = i + 1 < RUN && ground.enemy_controls(r, next);
-            let starts_held = i == 0 && held && ground.enemy_controls(r, next);
-            if r.map.class(next) != Class::Clear || stops || starts_held {
+        for (i, step) in line.iter_mut().enumerate() {
+            let there = d.adjacent[here][way];
+            if there == OFF_MAP {
                 ok = false;
                 break;
             }
-            let Ok(c) = movement::entry(r, &ground.board, ground.mover, at, next) else {
+            let there = usize::from(there);
+            let next = at + dir;
+            // Clear, not stopped short by a zone of control, then the cost (the cheap
+            // questions first).
+            let stops = i + 1 < RUN && ground.enemy_zoc[there];
+            let starts_held = i == 0 && held && ground.enemy_zoc[there];
+            if d.classes[there] != Class::Clear || stops || starts_held {
+                ok = false;
+                break;
+            }
+            // 6.12: never across an all-sea hexside.
+            let sea = d.sea_sides[here] & 1 << way != 0;
+            let Some(c) = ground.step_into_clear(r, (at, there, next), sea) else {
                 ok = false;
                 break;
             };
             spent += c;
-            line.push(next);
-            at = next;
+            *step = next;
+            (at, here) = (next, there);
         }
         let ends = ok && may_end(s, &ground.board, Piece::Unit(unit), at, false);
         if ends && spent <= ground.budget {
