@@ -453,13 +453,17 @@ fn relocations(s: &State, e: usize) -> impl Iterator<Item = Hex> + '_ {
 /// (5.13, 5.5, 15.11, 15.14, 5.16): their positions in [`Reach::nodes`] and grid indices.
 fn ends(s: &State, found: &Search, piece: Piece, strategic: bool) -> Vec<(u32, u32)> {
     let hexes = found.rules.map.grid.len() as u32;
-    found
-        .reach
-        .settled()
-        .filter(|&(_, n, _)| n != found.start && n != found.off && n < hexes)
-        .filter(|&(_, n, _)| may_end_at(s, &found.board, piece, n as usize, strategic))
-        .map(|(i, n, _)| (i, n))
-        .collect()
+    // Room for every hex settled, so that the list never grows.
+    let mut out = Vec::with_capacity(found.reach.order.len());
+    out.extend(
+        found
+            .reach
+            .settled()
+            .filter(|&(_, n, _)| n != found.start && n != found.off && n < hexes)
+            .filter(|&(_, n, _)| may_end_at(s, &found.board, piece, n as usize, strategic))
+            .map(|(i, n, _)| (i, n)),
+    );
+    out
 }
 
 /// [`may_end`] in the hex of grid index `k`, asked of the board's table and the areas by
