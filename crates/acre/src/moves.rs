@@ -44,12 +44,26 @@ struct Reached {
 /// hexes by grid index, and off the map after them), giving the same costs, paths and
 /// order: ties are broken by the order in which nodes were first generated.
 struct Reach {
-    /// By node number: its position in `nodes` ([`NONE`]: not reached).
-    index: Vec<u32>,
     /// The nodes reached, in the order first generated; the start first.
     nodes: Vec<Reached>,
     /// Positions in `nodes`, in the order settled (non-decreasing cost).
     order: Vec<u32>,
+}
+
+/// What [`Reach::run`] works in, kept on the thread between searches so that it is neither
+/// allocated nor filled again for each: by node number, its position in the nodes reached
+/// ([`NONE`] again after every search), the queue of positions to settle and the next
+/// nodes of the one settled.
+#[derive(Default)]
+struct Scratch {
+    index: Vec<u32>,
+    heap: std::collections::BinaryHeap<std::cmp::Reverse<u64>>,
+    next: Vec<(u32, u32)>,
+}
+
+thread_local! {
+    /// The working space of [`Reach::run`] ([`Scratch`]) between searches.
+    static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
 impl Reach {
@@ -60,11 +74,35 @@ impl Reach {
         count: usize,
         start: u32,
         budget: u32,
+        successors: impl FnMut(u32, &mut Vec<(u32, u32)>),
+        may_continue: impl FnMut(u32) -> bool,
+    ) -> Reach {
+        // Taken out while the search runs: a search that stopped half-way leaves none behind.
+        let mut scratch = SCRATCH.with(RefCell::take);
+        let reach = Reach::run_in(&mut scratch, count, start, budget, successors, may_continue);
+        SCRATCH.with(|s| s.replace(scratch));
+        reach
+    }
+
+    /// [`Reach::run`] in the working space `scratch`, which it leaves as it found it.
+    fn run_in(
+        scratch: &mut Scratch,
+        count: usize,
+        start: u32,
+        budget: u32,
         mut successors: impl FnMut(u32, &mut Vec<(u32, u32)>),
         mut may_continue: impl FnMut(u32) -> bool,
     ) -> Reach {
         use std::cmp::Reverse;
-        let mut index = vec![NONE; count];
+        let Scratch {
+            index,
+            heap,
+            next: out,
+        } = scratch;
+        if index.len() < count {
+            index.resize(count, NONE);
+        }
+        heap.clear();
         // Room for a move's usual reach, so that the lists seldom grow.
         let room = count.min(512);
         let mut nodes = Vec::with_capacity(room);
@@ -74,8 +112,6 @@ impl Reach {
             parent: NONE,
         });
         let mut order = Vec::with_capacity(room);
-        let mut heap = std::collections::BinaryHeap::with_capacity(room);
-        let mut buf = Vec::with_capacity(6);
         index[start as usize] = 0;
         heap.push(Reverse(0u64));
         while let Some(Reverse(key)) = heap.pop() {
@@ -89,9 +125,9 @@ impl Reach {
             if i != 0 && !may_continue(node) {
                 continue;
             }
-            buf.clear();
-            successors(node, &mut buf);
-            for &(next, step) in &buf {
+            out.clear();
+            successors(node, out);
+            for &(next, step) in out.iter() {
                 let Some(next_cost) = cost.checked_add(step) else {
                     continue;
                 };
@@ -120,24 +156,24 @@ impl Reach {
                 heap.push(Reverse((u64::from(next_cost) << 32) | u64::from(pos)));
             }
         }
-        Reach {
-            index,
-            nodes,
-            order,
+        for n in &nodes {
+            index[n.node as usize] = NONE;
         }
+        Reach { nodes, order }
     }
 
-    /// The nodes reached and their cheapest costs, in the order settled.
-    fn settled(&self) -> impl Iterator<Item = (u32, u32)> + '_ {
+    /// The positions of the nodes reached (in [`Reach::nodes`]), their nodes and cheapest
+    /// costs, in the order settled.
+    fn settled(&self) -> impl Iterator<Item = (u32, u32, u32)> + '_ {
         self.order.iter().map(|&i| {
             let n = self.nodes[i as usize];
-            (n.node, n.cost)
+            (i, n.node, n.cost)
         })
     }
 
-    /// The nodes of the cheapest path to `node`, the start first (empty if not reached).
-    fn path_to(&self, node: u32) -> Vec<u32> {
-        let mut i = self.index[node as usize];
+    /// The nodes of the cheapest path to the node at position `i` of [`Reach::nodes`], the
+    /// start first.
+    fn path_to(&self, mut i: u32) -> Vec<u32> {
         let mut path = Vec::new();
         while i != NONE {
             let n = self.nodes[i as usize];
@@ -175,6 +211,8 @@ struct Search<'a> {
     mover: Mover,
     budget: u32,
     reach: Reach,
+    /// By grid index: controlled by the enemy (6.0) in the position without the piece.
+    enemy_zoc: Rc<Vec<bool>>,
 }
 
 /// What entering `to` costs the mover ([`Entry`]), as [`movement::entry`] answers for each
@@ -232,6 +270,21 @@ fn entry_into(
     }
 }
 
+/// The entry costs of a search's hexes by grid index ([`Entry`], `None`: not yet worked out),
+/// kept on the thread between searches with every one worked out set back to `None`, so
+/// that the table is neither allocated nor filled again for each.
+#[derive(Default)]
+struct Entries {
+    cost: Vec<Option<Entry>>,
+    /// The grid indices worked out in this search.
+    worked: Vec<u32>,
+}
+
+thread_local! {
+    /// The table of [`Entries`] between searches.
+    static ENTRIES: RefCell<Entries> = RefCell::new(Entries::default());
+}
+
 /// The movement search of a combat unit or leader (not a siege unit), handed to `then`.
 fn search_moves<T>(
     s: &State,
@@ -245,14 +298,16 @@ fn search_moves<T>(
     let enemy = side.enemy();
     // The board of the position, then without the moving piece.
     let mut board = Board::new(r, &s.pos);
+    // The enemy's zones of control with the piece still on the board.
+    let mut control = None;
     let (start, mover, budget) = match piece {
         Piece::Unit(u) => {
             let at = s.pos.units[u].at;
             let budget = if at == Location::OffMap {
                 2 * u32::from(r.units[u].movement)
             } else {
-                let control = zoc::control_kept(r, &board, enemy);
-                movement::allowance_in(r, &board, u, strategic, s.conrad, &control)
+                let c = control.insert(zoc::control_kept(r, &board, enemy));
+                movement::allowance_in(r, &board, u, strategic, s.conrad, c)
             };
             (at, Mover::unit(r, u), budget)
         }
@@ -283,10 +338,29 @@ fn search_moves<T>(
         Location::OffMap => off,
         _ => return None,
     };
-    let enemy_zoc = zoc::control_kept(r, &board, enemy);
+    // The enemy's zones of control are those of the board before the piece was taken off
+    // unless an enemy combat unit is left first in its hex ([`zoc::control`] reads only the
+    // enemy's units, the hexes they stand in first and the enemy's siege towers).
+    let enemy_zoc = match control {
+        Some(c)
+            if start != off
+                && board.cell(start as usize)[0].is_none_or(|u| r.side_of(u) != enemy) =>
+        {
+            c
+        }
+        _ => zoc::control_kept(r, &board, enemy),
+    };
     let starts_controlled = start != off && enemy_zoc[start as usize];
     let no_road = no_road(s, piece);
-    let mut entries: Vec<Option<Entry>> = vec![None; grid.len()];
+    // Taken out while the search runs, as [`Reach::run`] does its working space.
+    let mut kept_entries = ENTRIES.with(RefCell::take);
+    let Entries {
+        cost: entries,
+        worked,
+    } = &mut kept_entries;
+    if entries.len() < grid.len() {
+        entries.resize(grid.len(), None);
+    }
     let reach = Reach::run(
         grid.len() + 1,
         start,
@@ -327,6 +401,7 @@ fn search_moves<T>(
                     continue;
                 }
                 let entry = *entries[k].get_or_insert_with(|| {
+                    worked.push(k as u32);
                     entry_into(r, d, &board, mover, (k, next), enemy_zoc[k], no_road)
                 });
                 let cost = match entry {
@@ -341,6 +416,11 @@ fn search_moves<T>(
         },
         |n| n == off || !enemy_zoc[n as usize],
     );
+    for &k in worked.iter() {
+        entries[k as usize] = None;
+    }
+    worked.clear();
+    ENTRIES.with(|e| e.replace(kept_entries));
     Some(then(Search {
         rules: r,
         board,
@@ -349,6 +429,7 @@ fn search_moves<T>(
         mover,
         budget,
         reach,
+        enemy_zoc,
     }))
 }
 
@@ -369,15 +450,20 @@ fn relocations(s: &State, e: usize) -> impl Iterator<Item = Hex> + '_ {
 }
 
 /// The hexes a searched piece may end its move in, in the order the search settled them
-/// (5.13, 5.5, 15.11, 15.14, 5.16).
-fn ends(s: &State, found: &Search, piece: Piece, strategic: bool) -> Vec<(u32, Hex)> {
-    found
-        .reach
-        .settled()
-        .filter(|&(n, _)| n != found.start && n != found.off)
-        .filter_map(|(n, _)| Some((n, found.rules.map.grid.hex_at(n as usize)?)))
-        .filter(|&(n, _)| may_end_at(s, &found.board, piece, n as usize, strategic))
-        .collect()
+/// (5.13, 5.5, 15.11, 15.14, 5.16): their positions in [`Reach::nodes`] and grid indices.
+fn ends(s: &State, found: &Search, piece: Piece, strategic: bool) -> Vec<(u32, u32)> {
+    let hexes = found.rules.map.grid.len() as u32;
+    // Room for every hex settled, so that the list never grows.
+    let mut out = Vec::with_capacity(found.reach.order.len());
+    out.extend(
+        found
+            .reach
+            .settled()
+            .filter(|&(_, n, _)| n != found.start && n != found.off && n < hexes)
+            .filter(|&(_, n, _)| may_end_at(s, &found.board, piece, n as usize, strategic))
+            .map(|(i, n, _)| (i, n)),
+    );
+    out
 }
 
 /// [`may_end`] in the hex of grid index `k`, asked of the board's table and the areas by
@@ -421,15 +507,20 @@ struct Moves {
     mover: Mover,
     budget: u32,
     reach: Reach,
-    /// The nodes and hexes the piece may end in, in the order settled.
-    ends: Vec<(u32, Hex)>,
+    /// The hexes the piece may end in, in the order settled: their positions in
+    /// [`Reach::nodes`] and grid indices.
+    ends: Vec<(u32, u32)>,
+    /// By grid index: controlled by the enemy of the moving piece (6.0), in the position
+    /// without it.
+    enemy_zoc: Rc<Vec<bool>>,
 }
 
 impl Moves {
-    /// The hexes entered on the cheapest way to `node`, in order, the start left out.
-    fn path(&self, rules: &Rules, node: u32) -> Vec<Hex> {
+    /// The hexes entered on the cheapest way to the node at position `i` of
+    /// [`Reach::nodes`], in order, the start left out.
+    fn path(&self, rules: &Rules, i: u32) -> Vec<Hex> {
         self.reach
-            .path_to(node)
+            .path_to(i)
             .into_iter()
             .filter(|&n| n != self.off && n != self.start)
             .filter_map(|n| rules.map.grid.hex_at(n as usize))
@@ -499,6 +590,7 @@ fn moves_of(s: &State, piece: Piece, strategic: bool) -> Option<Rc<Moves>> {
         mover: found.mover,
         budget: found.budget,
         reach: found.reach,
+        enemy_zoc: found.enemy_zoc,
     })?);
     KEPT.with(|k| {
         *k.borrow_mut() = Some(Kept {
@@ -521,10 +613,11 @@ pub fn destinations(s: &State, piece: Piece, strategic: bool) -> BTreeMap<Hex, V
     if let (Piece::Siege(e), true) = (piece, strategic) {
         return relocations(s, e).map(|h| (h, vec![h])).collect();
     }
+    let grid = s.rules.map.grid;
     moves_of(s, piece, strategic).map_or_else(BTreeMap::new, |m| {
         m.ends
             .iter()
-            .map(|&(n, h)| (h, m.path(&s.rules, n)))
+            .filter_map(|&(i, n)| Some((grid.hex_at(n as usize)?, m.path(&s.rules, i))))
             .collect()
     })
 }
@@ -532,14 +625,21 @@ pub fn destinations(s: &State, piece: Piece, strategic: bool) -> BTreeMap<Hex, V
 /// The hexes of [`destinations`] without the paths to them (which only the move made needs),
 /// in the same order.
 pub fn destination_hexes(s: &State, piece: Piece, strategic: bool) -> Vec<Hex> {
-    let mut out: Vec<Hex> = if let (Piece::Siege(e), true) = (piece, strategic) {
-        relocations(s, e).collect()
-    } else {
-        moves_of(s, piece, strategic)
-            .map_or_else(Vec::new, |m| m.ends.iter().map(|&(_, h)| h).collect())
+    if let (Piece::Siege(e), true) = (piece, strategic) {
+        let mut out: Vec<Hex> = relocations(s, e).collect();
+        out.sort_unstable();
+        return out;
+    }
+    let Some(m) = moves_of(s, piece, strategic) else {
+        return Vec::new();
     };
-    out.sort_unstable();
-    out
+    // Grid indices are in the order of the hexes ([`hexgrid::Grid::index`]).
+    let mut ends: Vec<u32> = m.ends.iter().map(|&(_, n)| n).collect();
+    ends.sort_unstable();
+    let grid = s.rules.map.grid;
+    ends.into_iter()
+        .filter_map(|n| grid.hex_at(n as usize))
+        .collect()
 }
 
 /// The path of [`destinations`] to `hex` (`None`: not a destination), without working out
@@ -551,11 +651,12 @@ pub fn path_to(s: &State, piece: Piece, strategic: bool, hex: Hex) -> Option<Vec
             && s.may_deploy_siege(e, hex);
         return ok.then(|| vec![hex]);
     }
+    let k = s.rules.map.grid.index(hex)? as u32;
     let m = moves_of(s, piece, strategic)?;
     m.ends
         .iter()
-        .find(|&&(_, h)| h == hex)
-        .map(|&(n, _)| m.path(&s.rules, n))
+        .find(|&&(_, n)| n == k)
+        .map(|&(i, _)| m.path(&s.rules, i))
 }
 
 /// Acre 15.21, 15.22, 15.24: the charges a Crusader knight cavalry unit may make in a
@@ -579,12 +680,13 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
     let mut board = Board::new(r, &s.pos);
     board.take_off(Piece::Unit(unit));
     let ground = Ground {
-        enemy_zoc: zoc::control_kept(r, &board, Side::Moslem),
+        enemy_zoc: Rc::clone(&moves.enemy_zoc),
         board,
         mover: moves.mover,
         budget: moves.budget,
+        into_clear: vec![std::cell::Cell::new(UNKNOWN); r.map.grid.len()],
     };
-    for (node, cost) in moves.reach.settled() {
+    for (i, node, cost) in moves.reach.settled() {
         if node == moves.off {
             continue;
         }
@@ -601,10 +703,10 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
             s,
             &ground,
             unit,
-            (first, cost),
+            (first, node as usize, cost),
             held && from_start,
             |at, line| {
-                let mut path = moves.path(r, node);
+                let mut path = moves.path(r, i);
                 if path.iter().any(|h| line.contains(h)) {
                     return;
                 }
@@ -636,56 +738,96 @@ struct Ground<'a> {
     enemy_zoc: Rc<Vec<bool>>,
     mover: Mover,
     budget: u32,
+    /// By grid index: the cost of a step into the hex where [`Ground::step_into_clear`]
+    /// has asked it ([`UNKNOWN`], [`PROHIBITED`], or the cost plus [`COST`]).
+    into_clear: Vec<std::cell::Cell<u32>>,
 }
 
 impl Ground<'_> {
-    /// Whether the Moslem controls the hex (6.0).
-    fn enemy_controls(&self, rules: &Rules, hex: Hex) -> bool {
-        rules.map.grid.index(hex).is_some_and(|k| self.enemy_zoc[k])
+    /// What [`movement::entry`] answers for the unit's step from `at` into the Clear hex
+    /// `next` (of grid index `k`) beside it (`None`: prohibited), `sea` saying whether the
+    /// hexside between them is all sea. Into a hex that is not a Wall/Tower hex, the only
+    /// part of it that asks where the step comes from is the all-sea hexside (6.12), so the
+    /// rest is asked once a hex.
+    fn step_into_clear(
+        &self,
+        rules: &Rules,
+        (at, k, next): (Hex, usize, Hex),
+        sea: bool,
+    ) -> Option<u32> {
+        if sea {
+            return None;
+        }
+        let known = self.into_clear.get(k)?;
+        match known.get() {
+            UNKNOWN => {
+                let cost = movement::entry(rules, &self.board, self.mover, at, next).ok();
+                known.set(cost.map_or(PROHIBITED, |c| c + COST));
+                cost
+            }
+            PROHIBITED => None,
+            c => Some(c - COST),
+        }
     }
 }
 
+/// [`Ground::into_clear`]: not yet asked.
+const UNKNOWN: u32 = 0;
+/// [`Ground::into_clear`]: prohibited.
+const PROHIBITED: u32 = 1;
+/// [`Ground::into_clear`]: a cost, stored plus this.
+const COST: u32 = 2;
+
 /// Acre 15.21: the straight lines of four Clear hexes a charge may end with, from `first`
-/// (reached at `cost`; `held`: the unit starts there in an enemy zone of control, so its
-/// first step may not be into another, 6.22): `found_line` each line's last hex and its
-/// hexes.
+/// (of grid index `k`, reached at `cost`; `held`: the unit starts there in an enemy zone of
+/// control, so its first step may not be into another, 6.22): `found_line` each line's last
+/// hex and its hexes. The lines run on the map's grid indices ([`Derived::adjacent`],
+/// [`Derived::classes`], [`Derived::sea_sides`]), in the order of [`crate::map::Map::neighbours`].
 fn charge_lines(
     s: &State,
     ground: &Ground,
     unit: usize,
-    (first, cost): (Hex, u32),
+    (first, k, cost): (Hex, usize, u32),
     held: bool,
     mut found_line: impl FnMut(Hex, &[Hex]),
 ) {
     /// Acre 15.21: Clear hexes in a straight line.
     const RUN: usize = 4;
     let r = &s.rules;
-    for dir in r
-        .map
-        .neighbours(first)
-        .filter_map(|n| first.direction_to(n))
-    {
-        let mut line = Vec::with_capacity(RUN);
-        let mut at = first;
+    let d = &s.derived;
+    for (way, dir) in hexgrid::Direction::ALL.into_iter().enumerate() {
+        if d.adjacent[k][way] == OFF_MAP {
+            continue;
+        }
+        let mut line = [first; RUN];
+        let (mut at, mut here) = (first, k);
         let mut spent = cost;
         let mut ok = true;
-        for i in 0..RUN {
-            let next = at + dir;
-            // Clear, not stopped short by a zone of control, then the cost (the cheap
-            // questions first).
-            let stops = i + 1 < RUN && ground.enemy_controls(r, next);
-            let starts_held = i == 0 && held && ground.enemy_controls(r, next);
-            if r.map.class(next) != Class::Clear || stops || starts_held {
+        for (i, step) in line.iter_mut().enumerate() {
+            let there = d.adjacent[here][way];
+            if there == OFF_MAP {
                 ok = false;
                 break;
             }
-            let Ok(c) = movement::entry(r, &ground.board, ground.mover, at, next) else {
+            let there = usize::from(there);
+            let next = at + dir;
+            // Clear, not stopped short by a zone of control, then the cost (the cheap
+            // questions first).
+            let stops = i + 1 < RUN && ground.enemy_zoc[there];
+            let starts_held = i == 0 && held && ground.enemy_zoc[there];
+            if d.classes[there] != Class::Clear || stops || starts_held {
+                ok = false;
+                break;
+            }
+            // 6.12: never across an all-sea hexside.
+            let sea = d.sea_sides[here] & 1 << way != 0;
+            let Some(c) = ground.step_into_clear(r, (at, there, next), sea) else {
                 ok = false;
                 break;
             };
             spent += c;
-            line.push(next);
-            at = next;
+            *step = next;
+            (at, here) = (next, there);
         }
         let ends = ok && may_end(s, &ground.board, Piece::Unit(unit), at, false);
         if ends && spent <= ground.budget {

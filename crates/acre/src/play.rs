@@ -361,7 +361,8 @@ impl State {
     /// The pieces of `side` that may move in this Movement Segment.
     fn movers(&self, side: Side, strategic: bool) -> Vec<Piece> {
         let r = &self.rules;
-        let mut out = Vec::new();
+        // Room for every piece, so that the list never grows.
+        let mut out = Vec::with_capacity(r.units.len() + r.leaders.len() + r.siege.len());
         let garrison_only = strategic && side == Side::Moslem;
         let allowed = self.armies_allowed();
         for u in 0..r.units.len() {

@@ -165,7 +165,9 @@ impl Grid {
         }
     }
 
-    /// Dense index `0..len()` of a hex, or `None` if it is off the map.
+    /// Dense index `0..len()` of a hex, or `None` if it is off the map. Indices are in the
+    /// order of the hexes (column by column, [`Hex`]'s own order), so that sorting indices
+    /// sorts their hexes.
     #[inline]
     pub const fn index(&self, hex: Hex) -> Option<usize> {
         match self.layout.to_id(hex) {
@@ -265,6 +267,20 @@ mod tests {
         assert!(!g.contains_id("3501".parse().unwrap()));
         assert!(!g.contains(Hex::ORIGIN));
         assert!(!g.contains(Hex::new(-5, 3)));
+    }
+
+    #[test]
+    fn indices_in_hex_order() {
+        for shove in [ColumnShove::OddColumnsDown, ColumnShove::EvenColumnsDown] {
+            let g = Grid::new(
+                Layout::new(shove),
+                "0203".parse().unwrap(),
+                "1109".parse().unwrap(),
+            );
+            let hexes: Vec<Hex> = (0..g.len()).filter_map(|i| g.hex_at(i)).collect();
+            assert_eq!(hexes.len(), g.len());
+            assert!(hexes.windows(2).all(|w| w[0] < w[1]), "{shove:?}");
+        }
     }
 
     #[test]
