@@ -9,7 +9,9 @@
 //! cargo run --release -p registry --example agreement -- [--mcts mcts:300] [--decisions 200]
 //!     [--seed 1] [--scenario ID]...
 //! ```
-//! Prints one JSON line per scenario: decisions asked, how many differ, and per kind.
+//! Prints one JSON line per scenario: decisions asked, how many differ, and per kind. A
+//! scenario it cannot measure (unknown, or of a game without a doctrine) is named on stderr
+//! and the run ends with status 2.
 
 use std::collections::BTreeMap;
 
@@ -124,6 +126,7 @@ fn main() {
             .map(|s| s.id)
             .collect();
     }
+    let mut failed = false;
     for scenario in scenarios {
         let game = scenario.split('/').next().unwrap_or("");
         let result = match game {
@@ -140,7 +143,13 @@ fn main() {
         };
         match result {
             Ok(v) => println!("{v}"),
-            Err(e) => eprintln!("{scenario}: {e}"),
+            Err(e) => {
+                eprintln!("{scenario}: {e}");
+                failed = true;
+            }
         }
+    }
+    if failed {
+        std::process::exit(2);
     }
 }
