@@ -1,6 +1,6 @@
 //! Players as text, for the command line and the server: `random`, `heuristic`,
-//! `mcts:ITERATIONS` or `mcts:SECONDSs`, optionally with a playout cutoff (`mcts:200:d8`),
-//! and the per-game [`Doctrine`] that supplies a game's heuristic player and guides its
+//! `mcts:ITERATIONS` or `mcts:SECONDSs`, optionally with a playout cutoff (`mcts:200:d8`) and
+//! rewards on the tree's own scale (`mcts:200:scaled`), and the per-game [`Doctrine`] that supplies a game's heuristic player and guides its
 //! searches.
 
 use std::fmt;
@@ -19,15 +19,23 @@ pub const DEFAULT_ITERATIONS: u32 = 1_000;
 /// A kind of player, as text: `random`, `heuristic`, `mcts` (1000 iterations),
 /// `mcts:ITERATIONS` (`mcts:5000`) or `mcts:SECONDSs` (`mcts:2s`, `mcts:0.5s`), each of the
 /// last optionally followed by `:dDEPTH`, the playout cutoff (`mcts:200:d8`; `:dend` plays
-/// every playout to the end; the default is [`Cutoff::Auto`]).
+/// every playout to the end; the default is [`Cutoff::Auto`]), and then optionally by
+/// `:scaled`, which reads rewards on the tree's own scale ([`Mcts::normalize`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PlayerSpec {
     /// [`RandomPlayer`].
     Random,
     /// The game's own heuristic player ([`Doctrine`]).
     Heuristic,
-    /// [`Mcts`] with this budget, guided by the game's doctrine where it has one.
-    Mcts(Budget, Cutoff),
+    /// [`Mcts`], guided by the game's doctrine where it has one.
+    Mcts {
+        /// How long each search goes on.
+        budget: Budget,
+        /// Where its playouts stop.
+        cutoff: Cutoff,
+        /// Whether selection reads rewards on the tree's own scale ([`Mcts::normalize`]).
+        scaled: bool,
+    },
 }
 
 /// Where a search's playouts stop ([`Mcts::playout_depth`]).
@@ -64,7 +72,7 @@ impl Cutoff {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AiError {
     /// The text is not a player.
-    #[error("`{text}` is not a player: {reason} (players: random, heuristic, mcts:ITERATIONS as in mcts:1000, or mcts:SECONDSs as in mcts:2s, either with an optional playout cutoff as in mcts:1000:d8 or mcts:2s:dend)")]
+    #[error("`{text}` is not a player: {reason} (players: random, heuristic, mcts:ITERATIONS as in mcts:1000, or mcts:SECONDSs as in mcts:2s, either with an optional playout cutoff as in mcts:1000:d8 or mcts:2s:dend, then optionally :scaled as in mcts:300:scaled)")]
     BadSpec {
         /// The text given.
         text: String,
@@ -96,23 +104,35 @@ impl FromStr for PlayerSpec {
             ("random", None) => Ok(PlayerSpec::Random),
             ("heuristic", None) => Ok(PlayerSpec::Heuristic),
             ("random" | "heuristic", Some(_)) => Err(bad("only mcts takes a budget")),
-            ("mcts", None) => Ok(PlayerSpec::Mcts(
-                Budget::Iterations(DEFAULT_ITERATIONS),
-                Cutoff::default(),
-            )),
+            ("mcts", None) => Ok(PlayerSpec::Mcts {
+                budget: Budget::Iterations(DEFAULT_ITERATIONS),
+                cutoff: Cutoff::default(),
+                scaled: false,
+            }),
             ("mcts", Some(arg)) => {
-                let (arg, cutoff) = match arg.split_once(':') {
-                    None => (arg, Cutoff::default()),
-                    Some((a, "dend")) => (a, Cutoff::End),
-                    Some((a, c)) => match c.strip_prefix('d').map(str::parse::<u32>) {
-                        Some(Ok(d)) => (a, Cutoff::Depth(d)),
-                        _ => {
-                            return Err(bad(
+                let mut parts = arg.split(':');
+                let arg = parts.next().unwrap_or("");
+                let (mut cutoff, mut scaled) = (None, false);
+                for part in parts {
+                    if part == "scaled" && !scaled {
+                        scaled = true;
+                        continue;
+                    }
+                    if cutoff.is_some() || scaled {
+                        return Err(bad(
+                            "after the budget come at most a playout cutoff, then `scaled`",
+                        ));
+                    }
+                    cutoff = Some(match part {
+                        "dend" => Cutoff::End,
+                        c => match c.strip_prefix('d').map(str::parse::<u32>) {
+                            Some(Ok(d)) => Cutoff::Depth(d),
+                            _ => return Err(bad(
                                 "the playout cutoff must be `d` and a number of actions (0 or more), or `dend`",
-                            ))
-                        }
-                    },
-                };
+                            )),
+                        },
+                    });
+                }
                 let budget = if let Some(seconds) = arg.strip_suffix('s') {
                     match seconds.parse::<f64>() {
                         Ok(s) if s.is_finite() && s > 0.0 && s <= 86_400.0 => {
@@ -130,7 +150,11 @@ impl FromStr for PlayerSpec {
                         )),
                     }
                 };
-                Ok(PlayerSpec::Mcts(budget, cutoff))
+                Ok(PlayerSpec::Mcts {
+                    budget,
+                    cutoff: cutoff.unwrap_or_default(),
+                    scaled,
+                })
             }
             _ => Err(bad("unknown kind of player")),
         }
@@ -138,22 +162,30 @@ impl FromStr for PlayerSpec {
 }
 
 impl fmt::Display for PlayerSpec {
-    /// The text that parses back as this spec (`mcts:1000`, `mcts:2s`, `mcts:0.25s:d8`); the
-    /// default cutoff is not written.
+    /// The text that parses back as this spec (`mcts:1000`, `mcts:2s`, `mcts:0.25s:d8`,
+    /// `mcts:300:scaled`); the default cutoff is not written.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Random => f.write_str("random"),
             PlayerSpec::Heuristic => f.write_str("heuristic"),
-            PlayerSpec::Mcts(budget, cutoff) => {
+            PlayerSpec::Mcts {
+                budget,
+                cutoff,
+                scaled,
+            } => {
                 match budget {
                     Budget::Iterations(n) => write!(f, "mcts:{n}")?,
                     Budget::Time(t) => write!(f, "mcts:{}s", t.as_secs_f64())?,
                 }
                 match cutoff {
-                    Cutoff::Auto => Ok(()),
-                    Cutoff::Depth(d) => write!(f, ":d{d}"),
-                    Cutoff::End => f.write_str(":dend"),
+                    Cutoff::Auto => {}
+                    Cutoff::Depth(d) => write!(f, ":d{d}")?,
+                    Cutoff::End => f.write_str(":dend")?,
                 }
+                if *scaled {
+                    f.write_str(":scaled")?;
+                }
+                Ok(())
             }
         }
     }
@@ -197,8 +229,13 @@ impl PlayerSpec {
             PlayerSpec::Heuristic => D::heuristic(seed).ok_or_else(|| AiError::NoHeuristic {
                 game: game.to_string(),
             }),
-            PlayerSpec::Mcts(budget, cutoff) => {
+            PlayerSpec::Mcts {
+                budget,
+                cutoff,
+                scaled,
+            } => {
                 let mut mcts = Mcts::new(budget, seed);
+                mcts.normalize = scaled;
                 let policy = D::policy();
                 mcts.playout_depth = cutoff.depth(policy.is_some());
                 if policy.is_some() {
@@ -215,13 +252,28 @@ impl PlayerSpec {
     /// Whether the same seed gives the same choices (every player but a search limited by
     /// time).
     pub fn is_deterministic(&self) -> bool {
-        !matches!(self, PlayerSpec::Mcts(Budget::Time(_), _))
+        !matches!(
+            self,
+            PlayerSpec::Mcts {
+                budget: Budget::Time(_),
+                ..
+            }
+        )
     }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// An unscaled search.
+    fn mcts(budget: Budget, cutoff: Cutoff) -> PlayerSpec {
+        PlayerSpec::Mcts {
+            budget,
+            cutoff,
+            scaled: false,
+        }
+    }
 
     #[test]
     fn specs_parse_and_print_back() {
@@ -230,31 +282,41 @@ mod tests {
             ("Heuristic", PlayerSpec::Heuristic),
             (
                 "mcts",
-                PlayerSpec::Mcts(Budget::Iterations(DEFAULT_ITERATIONS), Cutoff::default()),
+                mcts(Budget::Iterations(DEFAULT_ITERATIONS), Cutoff::default()),
             ),
-            (
-                "mcts:250",
-                PlayerSpec::Mcts(Budget::Iterations(250), Cutoff::default()),
-            ),
+            ("mcts:250", mcts(Budget::Iterations(250), Cutoff::default())),
             (
                 "mcts:2s",
-                PlayerSpec::Mcts(Budget::Time(Duration::from_secs(2)), Cutoff::default()),
+                mcts(Budget::Time(Duration::from_secs(2)), Cutoff::default()),
             ),
             (
                 "mcts:0.25s",
-                PlayerSpec::Mcts(Budget::Time(Duration::from_millis(250)), Cutoff::default()),
+                mcts(Budget::Time(Duration::from_millis(250)), Cutoff::default()),
             ),
             (
                 "mcts:250:d12",
-                PlayerSpec::Mcts(Budget::Iterations(250), Cutoff::Depth(12)),
+                mcts(Budget::Iterations(250), Cutoff::Depth(12)),
             ),
             (
                 "mcts:1s:d0",
-                PlayerSpec::Mcts(Budget::Time(Duration::from_secs(1)), Cutoff::Depth(0)),
+                mcts(Budget::Time(Duration::from_secs(1)), Cutoff::Depth(0)),
+            ),
+            ("mcts:40:dend", mcts(Budget::Iterations(40), Cutoff::End)),
+            (
+                "mcts:300:scaled",
+                PlayerSpec::Mcts {
+                    budget: Budget::Iterations(300),
+                    cutoff: Cutoff::Auto,
+                    scaled: true,
+                },
             ),
             (
-                "mcts:40:dend",
-                PlayerSpec::Mcts(Budget::Iterations(40), Cutoff::End),
+                "mcts:2s:d4:scaled",
+                PlayerSpec::Mcts {
+                    budget: Budget::Time(Duration::from_secs(2)),
+                    cutoff: Cutoff::Depth(4),
+                    scaled: true,
+                },
             ),
         ] {
             let parsed: PlayerSpec = text.parse().unwrap();
@@ -262,8 +324,7 @@ mod tests {
             assert_eq!(parsed.to_string().parse::<PlayerSpec>().unwrap(), spec);
         }
         assert_eq!(
-            PlayerSpec::Mcts(Budget::Time(Duration::from_millis(1500)), Cutoff::default())
-                .to_string(),
+            mcts(Budget::Time(Duration::from_millis(1500)), Cutoff::default()).to_string(),
             "mcts:1.5s"
         );
         // An explicit cutoff is kept even where it equals a game's default.
@@ -287,6 +348,15 @@ mod tests {
             ("mcts:10:8", "playout cutoff"),
             ("mcts:10:d-1", "playout cutoff"),
             ("mcts:x:d3", "number of iterations"),
+            (
+                "mcts:10:scaled:d3",
+                "at most a playout cutoff, then `scaled`",
+            ),
+            ("mcts:10:d3:d4", "at most a playout cutoff, then `scaled`"),
+            (
+                "mcts:10:scaled:scaled",
+                "at most a playout cutoff, then `scaled`",
+            ),
             ("", "unknown kind"),
         ] {
             let e = text.parse::<PlayerSpec>().unwrap_err().to_string();

@@ -5,33 +5,86 @@
 //! first word of the doctrine's choice). A search that always agrees is its doctrine at a
 //! thousand times the cost; one that never does has stopped listening to it.
 //!
+//! With `--judge R`, each decision where the search chooses otherwise is judged: both moves
+//! are played from the same position R times, the rest of the game by the doctrine on every
+//! seat, each pair of games on the same freshly seeded dice; the *gain* is the deciding
+//! seat's mean score after the search's move less that after the doctrine's (1 a win, 0.5 a
+//! draw). This is one step of policy improvement (Tesauro and Galperin, 1996): a search whose
+//! overrules gain on average plays better than its doctrine, at least against it.
+//!
 //! ```text
 //! cargo run --release -p registry --example agreement -- [--mcts mcts:300] [--decisions 200]
-//!     [--seed 1] [--scenario ID]...
+//!     [--seed 1] [--judge R] [--scenario ID]...
 //! ```
-//! Prints one JSON line per scenario: decisions asked, how many differ, and per kind. A
-//! scenario it cannot measure (unknown, or of a game without a doctrine) is named on stderr
-//! and the run ends with status 2.
+//! Prints one JSON line per scenario: decisions asked, how many differ, and per kind; judged,
+//! the mean gain with its 95% interval (normal, over the judged decisions) and each judged
+//! decision. A scenario it cannot measure (unknown, or of a game without a doctrine) is
+//! named on stderr and the run ends with status 2.
 
 use std::collections::BTreeMap;
 
 use ai::{Doctrine, PlayerSpec};
-use engine::{DataSet, Log, Pending, Setup, Startable};
+use engine::{DataSet, Game, Log, Pending, Seat, Setup, Startable};
 
 const HELP: &str = "\
-agreement [--mcts SPEC] [--decisions N] [--seed S] [--scenario ID]...
+agreement [--mcts SPEC] [--decisions N] [--seed S] [--judge R] [--scenario ID]...
   --mcts SPEC     the search to compare with its doctrine (default mcts:300)
   --decisions N   decisions asked per scenario at most (default 200)
   --seed S        the game's seed and the search's (default 1)
+  --judge R       judge each overrule by R pairs of games played on by the doctrine (default 0)
   --scenario ID   a scenario (crusades-ii/hab); repeat it; default: every one with a doctrine";
 
-/// Plays `scenario` of game `G` by its doctrine and asks `spec` at each decision.
+/// `seat`'s mean score over `rounds` games from `state` that begin with `action`, each on
+/// dice seeded from `seed` and its round, played on by the doctrine on every seat: a
+/// win 1, a draw 0.5.
+fn played_on<G: Game, D: Doctrine<G>>(
+    state: &G,
+    seat: Seat,
+    action: &G::Action,
+    rounds: u32,
+    seed: u64,
+) -> Result<f64, String> {
+    let mut total = 0.0;
+    for round in 0..rounds {
+        let round_seed = seed ^ (u64::from(round) + 1).wrapping_mul(0x9E37_79B9_7F4A_7C15);
+        let mut game = state.clone();
+        game.dice_mut().reseed(round_seed);
+        let mut doctrine = D::heuristic(round_seed).ok_or("no doctrine")?;
+        let mut next = Some((seat, action.clone()));
+        loop {
+            let (who, what) = match next.take() {
+                Some(first) => first,
+                None => match game.pending() {
+                    Pending::Seats(seats) if !seats.is_empty() => {
+                        let who = seats[0];
+                        (who, doctrine.choose(&game, who))
+                    }
+                    _ => break,
+                },
+            };
+            game.dice_mut()
+                .begin_action(&[])
+                .map_err(|e| e.to_string())?;
+            game.apply(who, &what, &mut Log::discarding())
+                .map_err(|e| e.to_string())?;
+        }
+        total += game
+            .outcome()
+            .ok_or("a game played on ended without an outcome")?
+            .score(seat);
+    }
+    Ok(total / f64::from(rounds.max(1)))
+}
+
+/// Plays `scenario` of game `G` by its doctrine and asks `spec` at each decision; with
+/// `judge` above 0, judges each overrule by that many pairs of games played on.
 fn measure<G: Startable, D: Doctrine<G>>(
     game: &str,
     scenario: &str,
     spec: &PlayerSpec,
     decisions: u32,
     seed: u64,
+    judge: u32,
     data: &DataSet,
 ) -> Result<serde_json::Value, String> {
     let id = scenario
@@ -42,6 +95,8 @@ fn measure<G: Startable, D: Doctrine<G>>(
     let mut search = spec.build::<G, D>(game, seed).map_err(|e| e.to_string())?;
     let (mut asked, mut differ) = (0u32, 0u32);
     let mut kinds: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+    let mut judged: Vec<serde_json::Value> = Vec::new();
+    let mut gains: Vec<f64> = Vec::new();
     while let Pending::Seats(seats) = state.pending() {
         let Some(&seat) = seats.first() else { break };
         if asked == decisions {
@@ -56,9 +111,24 @@ fn measure<G: Startable, D: Doctrine<G>>(
             let kind = text.split_whitespace().next().unwrap_or("").to_string();
             let k = kinds.entry(kind).or_default();
             k.0 += 1;
-            if search.choose(&state, seat) != legal[best] {
+            let chosen = search.choose(&state, seat);
+            if chosen != legal[best] {
                 differ += 1;
                 k.1 += 1;
+                if judge > 0 {
+                    let position_seed = seed ^ u64::from(asked).wrapping_mul(0xD1B5_4A32_D192_ED03);
+                    let by_search = played_on::<G, D>(&state, seat, &chosen, judge, position_seed)?;
+                    let by_doctrine =
+                        played_on::<G, D>(&state, seat, &legal[best], judge, position_seed)?;
+                    gains.push(by_search - by_doctrine);
+                    judged.push(serde_json::json!({
+                        "decision": asked,
+                        "doctrine": text,
+                        "search": state.action_text(&chosen),
+                        "by_doctrine": by_doctrine,
+                        "by_search": by_search,
+                    }));
+                }
             }
         }
         state
@@ -71,13 +141,29 @@ fn measure<G: Startable, D: Doctrine<G>>(
         "decisions": asked,
         "differ": differ,
         "share": if asked > 0 { f64::from(differ) / f64::from(asked) } else { 0.0 },
+        "judge": judge,
+        "judged": gains.len(),
+        "gain": mean_interval(&gains),
+        "overrules": judged,
         "kinds": kinds.into_iter().map(|(k, (n, d))| serde_json::json!({"kind": k, "decisions": n, "differ": d})).collect::<Vec<_>>(),
     }))
 }
 
+/// The mean of `xs` with its 95% interval (normal approximation), `null` when empty.
+fn mean_interval(xs: &[f64]) -> serde_json::Value {
+    if xs.is_empty() {
+        return serde_json::Value::Null;
+    }
+    let n = xs.len() as f64;
+    let mean = xs.iter().sum::<f64>() / n;
+    let var = xs.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0).max(1.0);
+    let half = 1.96 * (var / n).sqrt();
+    serde_json::json!({"mean": mean, "low": mean - half, "high": mean + half})
+}
+
 fn main() {
     let mut spec = "mcts:300".to_string();
-    let (mut decisions, mut seed) = (200u32, 1u64);
+    let (mut decisions, mut seed, mut judge) = (200u32, 1u64, 0u32);
     let mut scenarios: Vec<String> = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
@@ -97,6 +183,7 @@ fn main() {
             "--mcts" => spec = value("--mcts"),
             "--decisions" => decisions = number("--decisions", value("--decisions")) as u32,
             "--seed" => seed = number("--seed", value("--seed")),
+            "--judge" => judge = number("--judge", value("--judge")) as u32,
             "--scenario" => scenarios.push(value("--scenario")),
             "-h" | "--help" => {
                 println!("{HELP}");
@@ -131,13 +218,13 @@ fn main() {
         let game = scenario.split('/').next().unwrap_or("");
         let result = match game {
             "crusades-ii" => measure::<crusades_ii::State, crusades_ii::Doctrine>(
-                game, &scenario, &spec, decisions, seed, &data,
+                game, &scenario, &spec, decisions, seed, judge, &data,
             ),
             "the-crusades" => measure::<the_crusades::State, the_crusades::Doctrine>(
-                game, &scenario, &spec, decisions, seed, &data,
+                game, &scenario, &spec, decisions, seed, judge, &data,
             ),
             "acre" => measure::<acre::State, acre::Doctrine>(
-                game, &scenario, &spec, decisions, seed, &data,
+                game, &scenario, &spec, decisions, seed, judge, &data,
             ),
             _ => Err(format!("no doctrine for `{scenario}`")),
         };
