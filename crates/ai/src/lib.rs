@@ -10,6 +10,7 @@
 //! - [`PlayerSpec`]: a player as text (`random`, `heuristic`, `mcts:1000`, `mcts:2s`,
 //!   `mcts:200:d8`), built for a game with [`PlayerSpec::build`]; a game's own heuristic
 //!   player comes from its [`Doctrine`], which also guides its searches ([`GuidedMcts`]).
+//! - [`fit`]: logistic regression, to fit a game's evaluation to games played.
 //!
 //! **What an AI sees.** A player is handed the full state, because only the state can make
 //! the copies a search needs, but reads it only through [`Game::determinize`] for its own
@@ -24,6 +25,7 @@
 
 #![warn(missing_docs)]
 
+pub mod fit;
 mod heuristic;
 mod mcts;
 mod random;

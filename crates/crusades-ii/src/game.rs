@@ -11,16 +11,6 @@ use crate::scenario::{self, BATTLES};
 use crate::state::State;
 use crate::view::View;
 
-/// The share of the melees in prospect that the evaluation counts as losses already: the
-/// enemy moves and fires before some of them are fought, and an attacker may think better
-/// of others. A weight of the AI's judgement, not of the rules.
-pub const FORESEEN_MELEE: f64 = 0.5;
-
-/// Loss points (11.0) counted per step the doctrine's melee reckoning expects: a step of a
-/// two-step counter costs two or three points, a rout its whole strength, a step of heavy
-/// cavalry one. A weight of the AI's judgement, not of the rules.
-pub const LOSS_POINTS_PER_STEP: f64 = 3.0;
-
 impl engine::Game for State {
     type Action = Action;
     type View = View;
@@ -100,76 +90,10 @@ impl engine::Game for State {
         s
     }
 
-    /// How the battle stands for `seat`, for searches cut short (11.0), as the chance of
-    /// winning: each Rally Phase from turn 5 (or once the losses reach the table) each side
-    /// rolls a die against its victory table read at the enemy's losses, so with the losses as
-    /// they are each side has a chance a turn of winning, over the turns left; if neither
-    /// roll succeeds the scenario's end decides (a draw, a side, or Nicopolis's road block,
-    /// 14.1, as it stands now), shaded by the margin of losses (rout counts whole strength,
-    /// 11.0, so morale is in it: forty loss points are most of the way to a win).
-    ///
-    /// The losses counted are those suffered so far and a share of those the melees either
-    /// side could fight from where its counters stand would cost
-    /// ([`crate::doctrine::melee_threat`], [`FORESEEN_MELEE`]), so that a search sees a flank
-    /// exposed or a melee set up before the dice fall; between whole loss points the victory
-    /// tables are read in proportion. Reads the counters' places and the chits of the state
-    /// it is given (a re-sampled one in a search). A finished game is 1, 0.5 or 0.
+    /// How the battle stands for `seat`, for searches cut short: the chance of winning by
+    /// the battle's fitted evaluation ([`crate::evaluation`]); a finished game is 1, 0.5 or 0.
     fn evaluate(&self, seat: Seat) -> f64 {
-        if let Some(o) = &self.outcome {
-            return o.score(seat);
-        }
-        let enemy = self.battle.enemy(seat);
-        let foreseen = |side: Seat| {
-            FORESEEN_MELEE * crate::doctrine::melee_threat(self, side) * LOSS_POINTS_PER_STEP
-        };
-        let mine = f64::from(self.losses(seat)) + foreseen(enemy);
-        let theirs = f64::from(self.losses(enemy)) + foreseen(seat);
-        // 11.0: the chance that `roller` wins his victory roll with the enemy's losses so,
-        // read in proportion between whole loss points.
-        let read = |roller: Seat, losses: u32| -> f64 {
-            self.battle.victory[roller.index()]
-                .iter()
-                .find(|(lo, hi, _)| (*lo..=*hi).contains(&losses))
-                .map_or(0.0, |&(_, _, need)| {
-                    f64::from(11u8.saturating_sub(need.clamp(1, 11))) / 10.0
-                })
-        };
-        let chance = |roller: Seat, losses: f64| -> f64 {
-            let whole = losses.floor();
-            let part = losses - whole;
-            let at = whole as u32;
-            (1.0 - part) * read(roller, at) + part * read(roller, at + 1)
-        };
-        let (p, q) = (chance(seat, theirs), chance(enemy, mine));
-        let turns_left = self.battle.turns.len().saturating_sub(self.turn).max(1) as i32;
-        let neither = (1.0 - p) * (1.0 - q);
-        let rolls = if neither < 1.0 {
-            (1.0 - neither.powi(turns_left)) / (1.0 - neither)
-        } else {
-            f64::from(turns_left)
-        };
-        let win_by_roll = p * rolls;
-        let undecided = neither.powi(turns_left);
-        let at_end = match &self.battle.at_end {
-            scenario::AtEnd::Draw => 0.5,
-            scenario::AtEnd::Winner(w) => {
-                if *w == seat {
-                    1.0
-                } else {
-                    0.0
-                }
-            }
-            scenario::AtEnd::NicopolisRoadBlock => {
-                let turk = Seat(1);
-                if self.road_blocked(turk) == (seat == turk) {
-                    1.0
-                } else {
-                    0.0
-                }
-            }
-        };
-        let margin = 0.5 + 0.5 * ((theirs - mine) / 40.0).tanh();
-        (win_by_roll + undecided * (0.5 * at_end + 0.5 * margin)).clamp(0.0, 1.0)
+        self.evaluation(seat)
     }
 
     /// Losses per side (11.0) and the turn reached.

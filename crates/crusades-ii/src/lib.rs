@@ -31,6 +31,7 @@ pub mod command;
 pub mod data;
 pub mod describe;
 pub mod doctrine;
+pub mod evaluation;
 pub mod fire;
 pub mod game;
 pub mod melee;

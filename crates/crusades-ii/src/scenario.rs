@@ -588,6 +588,8 @@ pub struct Battle {
     pub special: Special,
     /// Losses for the Holy Cross (12.22).
     pub holy_cross_losses: u32,
+    /// The evaluation's weights for this battle (the AI's, not the rules').
+    pub evaluation: crate::evaluation::Weights,
     /// Every value with its provenance, for `data audit`.
     pub audit: Vec<AuditEntry>,
 }
@@ -1085,6 +1087,13 @@ pub fn load(data: &DataSet, battle: &str) -> Result<Arc<Battle>, DataErrors> {
         }
     }
     let holy_cross_losses = sf.special_losses.get("Holy Cross").copied().unwrap_or(0);
+    let evaluation = match crate::evaluation::load_weights(data, battle) {
+        Ok(w) => w,
+        Err(e) => {
+            errors.0.extend(e.0);
+            crate::evaluation::Weights::default()
+        }
+    };
     let battle = Battle {
         id: sf.id.clone(),
         title: sf.title.clone(),
@@ -1105,6 +1114,7 @@ pub fn load(data: &DataSet, battle: &str) -> Result<Arc<Battle>, DataErrors> {
         at_end_level: sf.at_end_level.clone(),
         special,
         holy_cross_losses,
+        evaluation,
         audit,
     };
     errors.locate(data);

@@ -1,11 +1,19 @@
-//! The evaluation a search scores its leaves with (`Game::evaluate`): losses suffered so far
-//! and a share of those the melees in prospect would cost (`doctrine::melee_threat`).
+//! The evaluation a search scores its leaves with (`Game::evaluate`, `crusades_ii::evaluation`):
+//! the reckoning by the victory rolls at the losses suffered so far and a share of those the
+//! melees in prospect would cost (`doctrine::melee_threat`), weighed with the other features
+//! by each battle's fitted weights.
 
 mod common;
 
 use common::*;
 use crusades_ii::doctrine::melee_threat;
-use engine::Game;
+use crusades_ii::evaluation::{load_weights, weights_path, Weights};
+use engine::{DataSet, Game, Seat};
+
+/// The reckoning for `seat` with the melees in prospect as they stand.
+fn reckoning(s: &crusades_ii::State, seat: Seat) -> f64 {
+    s.reckoning(seat, [melee_threat(s, Seat(0)), melee_threat(s, Seat(1))])
+}
 
 /// A Hab position in the Crusader's Melee Phase with Baldwin's charging knights at `hex`
 /// facing `facing`, and Toktagin's horse archers at 1019 facing SSE.
@@ -24,7 +32,68 @@ fn no_melee_in_prospect_at_the_start() {
     for side in ["crusader", "turk"] {
         assert_eq!(melee_threat(&s, seat(&s, side)), 0.0, "{side}");
     }
-    assert!((s.evaluate(seat(&s, "crusader")) - 0.5).abs() < 1e-9);
+    // Hab ends in a draw (13.1): the reckoning is even at the start.
+    assert!((reckoning(&s, seat(&s, "crusader")) - 0.5).abs() < 1e-9);
+    let f = s.features();
+    assert_eq!(
+        (f.reckoning, f.loss_margin, f.melee_margin),
+        (0.0, 0.0, 0.0)
+    );
+    // The evaluation is the battle's weights read at those features, and the two seats'
+    // chances make one.
+    let crusader = s.evaluate(Seat(0));
+    assert!((crusader - s.battle.evaluation.chance(&f)).abs() < 1e-12);
+    assert!((crusader + s.evaluate(Seat(1)) - 1.0).abs() < 1e-12);
+}
+
+#[test]
+fn losses_tip_the_reckoning_and_the_margin() {
+    let mut s = start("hab", &[], 1);
+    let (crusader, turk) = (Seat(0), Seat(1));
+    let u = s.unit_ids().find(|&u| s.side(u) == crusader).unwrap();
+    s.unit_mut(u).loc = crusades_ii::state::Loc::Eliminated;
+    let lost = f64::from(s.losses(crusader));
+    assert!(lost > 0.0);
+    // 11.0: a Crusader unit lost tips the reckoning to the Turks.
+    assert!(reckoning(&s, crusader) < 0.5 && reckoning(&s, turk) > 0.5);
+    let f = s.features();
+    assert!((f.loss_margin + lost / crusades_ii::evaluation::LOSS_SCALE).abs() < 1e-12);
+    assert!(f.reckoning < 0.0);
+    // Hattin: the Muslims win if no roll succeeds (12.1), so they start ahead in the
+    // reckoning.
+    let h = start("hattin", &[], 1);
+    assert!(reckoning(&h, Seat(1)) > reckoning(&h, Seat(0)));
+}
+
+#[test]
+fn without_weights_the_evaluation_is_the_reckoning() {
+    let s = start("hab", &[], 1);
+    let f = s.features();
+    let alone = Weights::default();
+    assert!((alone.chance(&f) - reckoning(&s, Seat(0))).abs() < 1e-9);
+    // A data set without the file reads the default weights.
+    let data = DataSet::from_files([]);
+    assert_eq!(load_weights(&data, "hab").unwrap(), alone);
+}
+
+#[test]
+fn a_malformed_weights_file_is_refused_by_name() {
+    let path = weights_path("hab");
+    for (text, needle) in [
+        ("source = \"x\"\nbias = 1.0\n", "missing field"),
+        (
+            "source = \"x\"\nbias = nan\nreckoning = 1.0\nloss_margin = 0.0\nmelee_margin = 0.0\nturns_gone = 0.0\nlate_margin = 0.0\n",
+            "`bias` must be a finite number",
+        ),
+        (
+            "source = \"x\"\nbias = 0.0\nreckoning = 1.0\nloss_margin = 0.0\nmelee_margin = 0.0\nturns_gone = 0.0\nlate_margin = 0.0\nwidth = 3\n",
+            "unknown field",
+        ),
+    ] {
+        let data = DataSet::from_files([(path.as_str(), text)]);
+        let e = load_weights(&data, "hab").unwrap_err().to_string();
+        assert!(e.contains("evaluation.toml") && e.contains(needle), "{e}");
+    }
 }
 
 #[test]
@@ -47,12 +116,13 @@ fn a_charge_in_prospect_counts_for_the_charger() {
         "no loss yet in either"
     );
     assert!(
-        close.evaluate(crusader) > far.evaluate(crusader),
+        reckoning(&close, crusader) > reckoning(&far, crusader),
         "{} against {}",
-        close.evaluate(crusader),
-        far.evaluate(crusader)
+        reckoning(&close, crusader),
+        reckoning(&far, crusader)
     );
-    assert!(close.evaluate(turk) < far.evaluate(turk));
+    assert!(reckoning(&close, turk) < reckoning(&far, turk));
+    assert!(close.features().melee_margin > far.features().melee_margin);
 }
 
 #[test]
