@@ -413,6 +413,46 @@ if agreement:
         w(f"| {a['scenario']} | {a['search']} | {a['decisions']} | {a['differ']} ({a['share']:.0%}) | {kinds or 'nowhere'} |")
     w("")
 
+# Each overrule of the scaled search judged by games played on (`agreement --judge`).
+judged = read_lines("judged.jsonl")
+if judged:
+    w("### Are the overrules improvements?")
+    w("")
+    w("`agreement --mcts mcts:300:scaled --decisions 200 --judge 10`: rewards on the tree's own")
+    w("scale, so that the search does overrule its doctrine; each decision where it does is")
+    w("played on both ways, ten times each on the same freshly seeded dice, the rest of the game")
+    w("by the doctrine on both sides. The gain is the deciding side's mean score after the")
+    w("search's move less that after the doctrine's (one step of policy improvement: overrules")
+    w("that gain make a player stronger than its doctrine). Interval: 95%, normal, over the")
+    w("judged decisions.")
+    w("")
+    w("| scenario | search | decisions | overruled | mean gain [95%] |")
+    w("|---|---|---|---|---|")
+    for a in judged:
+        g = a.get("gain")
+        gain = f"{g['mean']:+.3f} [{g['low']:+.3f}, {g['high']:+.3f}]" if g else "none judged"
+        w(f"| {a['scenario']} | {a['search']} | {a['decisions']} | {a['differ']} ({a['share']:.0%}) | {gain} |")
+    w("")
+
+# How well each evaluation foretells the result (registry example `calibration`).
+calibration = read_lines("calibration.jsonl")
+if calibration:
+    w("### How well the evaluation foretells the result")
+    w("")
+    w("`cargo run --release -p registry --example calibration -- --games 40`: games played by the")
+    w("doctrine on both sides (other seeds than those the Crusades II weights were fitted to);")
+    w("every tenth decision the first seat's evaluation is read and scored against the first")
+    w("seat's result by the Brier score (mean squared error; lower is better), beside the base")
+    w("rate's (the first seat's mean result over the same games, which knows the answer on")
+    w("average). An evaluation above the base rate misleads a search about who is winning.")
+    w("")
+    w("| scenario | first seat's result | Brier: evaluation / base rate | first third | second third | last third |")
+    w("|---|---|---|---|---|---|")
+    for c in calibration:
+        thirds = " | ".join(f"{t['brier']:.3f} / {t['brier_base_rate']:.3f}" for t in c["thirds"])
+        w(f"| {c['scenario']} | {c['first_seat_result']:.2f} | {c['brier']:.3f} / {c['brier_base_rate']:.3f} | {thirds} |")
+    w("")
+
 # Samples of players that have since changed (bench/strength/earlier/), one line each.
 earlier_dir = os.path.join(os.path.dirname(strength_file), "earlier")
 earlier = sorted(f for f in (os.listdir(earlier_dir) if os.path.isdir(earlier_dir) else []) if f.endswith(".jsonl"))
