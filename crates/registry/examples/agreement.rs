@@ -23,7 +23,10 @@
 
 use std::collections::BTreeMap;
 
+mod common;
+
 use ai::{Doctrine, PlayerSpec};
+use common::{each_scenario, scenario_id, Args, Measure};
 use engine::{DataSet, Game, Log, Pending, Seat, Setup, Startable};
 
 const HELP: &str = "\
@@ -76,77 +79,90 @@ fn played_on<G: Game, D: Doctrine<G>>(
     Ok(total / f64::from(rounds.max(1)))
 }
 
-/// Plays `scenario` of game `G` by its doctrine and asks `spec` at each decision; with
-/// `judge` above 0, judges each overrule by that many pairs of games played on.
-fn measure<G: Startable, D: Doctrine<G>>(
-    game: &str,
-    scenario: &str,
-    spec: &PlayerSpec,
+/// The measurement's settings.
+struct Agreement {
+    spec: PlayerSpec,
     decisions: u32,
     seed: u64,
     judge: u32,
-    data: &DataSet,
-) -> Result<serde_json::Value, String> {
-    let id = scenario
-        .strip_prefix(&format!("{game}/"))
-        .ok_or_else(|| format!("`{scenario}` is not a scenario of {game}"))?;
-    let mut state = G::start(&Setup::seeded(id, seed), data).map_err(|e| e.to_string())?;
-    let policy = D::policy().ok_or_else(|| format!("{game} has no doctrine"))?;
-    let mut search = spec.build::<G, D>(game, seed).map_err(|e| e.to_string())?;
-    let (mut asked, mut differ) = (0u32, 0u32);
-    let mut kinds: BTreeMap<String, (u32, u32)> = BTreeMap::new();
-    let mut judged: Vec<serde_json::Value> = Vec::new();
-    let mut gains: Vec<f64> = Vec::new();
-    while let Pending::Seats(seats) = state.pending() {
-        let Some(&seat) = seats.first() else { break };
-        if asked == decisions {
-            break;
-        }
-        let legal = state.legal_actions(seat);
-        let scores = policy.scores(&state, seat, &legal);
-        let best = (0..legal.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
-        if legal.len() > 1 {
-            asked += 1;
-            let text = state.action_text(&legal[best]);
-            let kind = text.split_whitespace().next().unwrap_or("").to_string();
-            let k = kinds.entry(kind).or_default();
-            k.0 += 1;
-            let chosen = search.choose(&state, seat);
-            if chosen != legal[best] {
-                differ += 1;
-                k.1 += 1;
-                if judge > 0 {
-                    let position_seed = seed ^ u64::from(asked).wrapping_mul(0xD1B5_4A32_D192_ED03);
-                    let by_search = played_on::<G, D>(&state, seat, &chosen, judge, position_seed)?;
-                    let by_doctrine =
-                        played_on::<G, D>(&state, seat, &legal[best], judge, position_seed)?;
-                    gains.push(by_search - by_doctrine);
-                    judged.push(serde_json::json!({
-                        "decision": asked,
-                        "doctrine": text,
-                        "search": state.action_text(&chosen),
-                        "by_doctrine": by_doctrine,
-                        "by_search": by_search,
-                    }));
+}
+
+impl Measure for Agreement {
+    /// Plays `scenario` by its doctrine and asks the search at each decision; with `judge`
+    /// above 0, judges each overrule by that many pairs of games played on.
+    fn measure<G: Startable, D: Doctrine<G>>(
+        &self,
+        game: &str,
+        scenario: &str,
+        data: &DataSet,
+    ) -> Result<serde_json::Value, String> {
+        let Agreement {
+            ref spec,
+            decisions,
+            seed,
+            judge,
+        } = *self;
+        let id = scenario_id(game, scenario)?;
+        let mut state = G::start(&Setup::seeded(id, seed), data).map_err(|e| e.to_string())?;
+        let policy = D::policy().ok_or_else(|| format!("{game} has no doctrine"))?;
+        let mut search = spec.build::<G, D>(game, seed).map_err(|e| e.to_string())?;
+        let (mut asked, mut differ) = (0u32, 0u32);
+        let mut kinds: BTreeMap<String, (u32, u32)> = BTreeMap::new();
+        let mut judged: Vec<serde_json::Value> = Vec::new();
+        let mut gains: Vec<f64> = Vec::new();
+        while let Pending::Seats(seats) = state.pending() {
+            let Some(&seat) = seats.first() else { break };
+            if asked == decisions {
+                break;
+            }
+            let legal = state.legal_actions(seat);
+            let scores = policy.scores(&state, seat, &legal);
+            let best = (0..legal.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
+            if legal.len() > 1 {
+                asked += 1;
+                let text = state.action_text(&legal[best]);
+                let kind = text.split_whitespace().next().unwrap_or("").to_string();
+                let k = kinds.entry(kind).or_default();
+                k.0 += 1;
+                let chosen = search.choose(&state, seat);
+                if chosen != legal[best] {
+                    differ += 1;
+                    k.1 += 1;
+                    if judge > 0 {
+                        let position_seed =
+                            seed ^ u64::from(asked).wrapping_mul(0xD1B5_4A32_D192_ED03);
+                        let by_search =
+                            played_on::<G, D>(&state, seat, &chosen, judge, position_seed)?;
+                        let by_doctrine =
+                            played_on::<G, D>(&state, seat, &legal[best], judge, position_seed)?;
+                        gains.push(by_search - by_doctrine);
+                        judged.push(serde_json::json!({
+                            "decision": asked,
+                            "doctrine": text,
+                            "search": state.action_text(&chosen),
+                            "by_doctrine": by_doctrine,
+                            "by_search": by_search,
+                        }));
+                    }
                 }
             }
+            state
+                .apply(seat, &legal[best], &mut Log::discarding())
+                .map_err(|e| e.to_string())?;
         }
-        state
-            .apply(seat, &legal[best], &mut Log::discarding())
-            .map_err(|e| e.to_string())?;
+        Ok(serde_json::json!({
+            "scenario": scenario,
+            "search": spec.to_string(),
+            "decisions": asked,
+            "differ": differ,
+            "share": if asked > 0 { f64::from(differ) / f64::from(asked) } else { 0.0 },
+            "judge": judge,
+            "judged": gains.len(),
+            "gain": mean_interval(&gains),
+            "overrules": judged,
+            "kinds": kinds.into_iter().map(|(k, (n, d))| serde_json::json!({"kind": k, "decisions": n, "differ": d})).collect::<Vec<_>>(),
+        }))
     }
-    Ok(serde_json::json!({
-        "scenario": scenario,
-        "search": spec.to_string(),
-        "decisions": asked,
-        "differ": differ,
-        "share": if asked > 0 { f64::from(differ) / f64::from(asked) } else { 0.0 },
-        "judge": judge,
-        "judged": gains.len(),
-        "gain": mean_interval(&gains),
-        "overrules": judged,
-        "kinds": kinds.into_iter().map(|(k, (n, d))| serde_json::json!({"kind": k, "decisions": n, "differ": d})).collect::<Vec<_>>(),
-    }))
 }
 
 /// The mean of `xs` with its 95% interval (normal approximation), `null` when empty.
@@ -162,81 +178,27 @@ fn mean_interval(xs: &[f64]) -> serde_json::Value {
 }
 
 fn main() {
-    let mut spec = "mcts:300".to_string();
-    let (mut decisions, mut seed, mut judge) = (200u32, 1u64, 0u32);
-    let mut scenarios: Vec<String> = Vec::new();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = |name: &str| {
-            args.next().unwrap_or_else(|| {
-                eprintln!("{name} needs a value\n{HELP}");
-                std::process::exit(2)
-            })
-        };
-        let number = |name: &str, text: String| -> u64 {
-            text.parse().unwrap_or_else(|_| {
-                eprintln!("{name} needs a number, not `{text}`\n{HELP}");
-                std::process::exit(2)
-            })
-        };
-        match a.as_str() {
-            "--mcts" => spec = value("--mcts"),
-            "--decisions" => decisions = number("--decisions", value("--decisions")) as u32,
-            "--seed" => seed = number("--seed", value("--seed")),
-            "--judge" => judge = number("--judge", value("--judge")) as u32,
-            "--scenario" => scenarios.push(value("--scenario")),
-            "-h" | "--help" => {
-                println!("{HELP}");
-                return;
-            }
-            other => {
-                eprintln!("unknown argument `{other}`\n{HELP}");
-                std::process::exit(2)
-            }
+    let mut args = Args::new(HELP);
+    let (mut spec, mut decisions, mut seed, mut judge) = ("mcts:300".to_string(), 200, 1, 0);
+    let mut scenarios = Vec::new();
+    while let Some(flag) = args.flag() {
+        match flag.as_str() {
+            "--mcts" => spec = args.value("--mcts"),
+            "--decisions" => decisions = args.number("--decisions", 1) as u32,
+            "--seed" => seed = args.number("--seed", 0),
+            "--judge" => judge = args.number("--judge", 0) as u32,
+            "--scenario" => scenarios.push(args.value("--scenario")),
+            other => args.fail(&format!("unknown argument `{other}`")),
         }
     }
-    let spec: PlayerSpec = spec.parse().unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    });
-    let data = registry::all_data(None).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    });
-    if scenarios.is_empty() {
-        scenarios = registry::scenarios(&data)
-            .unwrap_or_else(|e| {
-                eprintln!("{e}");
-                std::process::exit(2)
-            })
-            .into_iter()
-            .map(|s| s.id)
-            .collect();
-    }
-    let mut failed = false;
-    for scenario in scenarios {
-        let game = scenario.split('/').next().unwrap_or("");
-        let result = match game {
-            "crusades-ii" => measure::<crusades_ii::State, crusades_ii::Doctrine>(
-                game, &scenario, &spec, decisions, seed, judge, &data,
-            ),
-            "the-crusades" => measure::<the_crusades::State, the_crusades::Doctrine>(
-                game, &scenario, &spec, decisions, seed, judge, &data,
-            ),
-            "acre" => measure::<acre::State, acre::Doctrine>(
-                game, &scenario, &spec, decisions, seed, judge, &data,
-            ),
-            _ => Err(format!("no doctrine for `{scenario}`")),
-        };
-        match result {
-            Ok(v) => println!("{v}"),
-            Err(e) => {
-                eprintln!("{scenario}: {e}");
-                failed = true;
-            }
-        }
-    }
-    if failed {
-        std::process::exit(2);
-    }
+    let spec: PlayerSpec = spec.parse().unwrap_or_else(|e| args.fail(&format!("{e}")));
+    each_scenario(
+        scenarios,
+        &Agreement {
+            spec,
+            decisions,
+            seed,
+            judge,
+        },
+    );
 }

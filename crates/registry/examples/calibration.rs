@@ -15,7 +15,10 @@
 //! Prints one JSON line per scenario. A scenario it cannot measure (unknown, or of a game
 //! without a doctrine) is named on stderr and the run ends with status 2.
 
+mod common;
+
 use ai::Doctrine;
+use common::{each_scenario, scenario_id, Args, Measure};
 use engine::{DataSet, Log, Pending, Seat, Setup, Startable};
 
 const HELP: &str = "\
@@ -74,125 +77,74 @@ fn play<G: Startable, D: Doctrine<G>>(
     })
 }
 
-/// Plays `games` games of `scenario` and scores the evaluation's readings against them.
-fn measure<G: Startable, D: Doctrine<G>>(
-    game: &str,
-    scenario: &str,
+/// The calibration's settings.
+struct Calibration {
     games: u32,
     every: u32,
     seed: u64,
-    data: &DataSet,
-) -> Result<serde_json::Value, String> {
-    let id = scenario
-        .strip_prefix(&format!("{game}/"))
-        .ok_or_else(|| format!("`{scenario}` is not a scenario of {game}"))?;
-    let played = (0..u64::from(games))
-        .map(|i| play::<G, D>(id, seed + i, every, data))
-        .collect::<Result<Vec<_>, _>>()?;
-    let base = played.iter().map(|p| p.result).sum::<f64>() / played.len().max(1) as f64;
-    // Per third of the game: readings, squared error of the evaluation, of the base rate.
-    let mut thirds = [(0u32, 0.0f64, 0.0f64); 3];
-    for p in &played {
-        for &(at, e) in &p.readings {
-            let t = &mut thirds[((at * 3.0) as usize).min(2)];
-            t.0 += 1;
-            t.1 += (e - p.result).powi(2);
-            t.2 += (base - p.result).powi(2);
+}
+
+impl Measure for Calibration {
+    /// Plays the games of `scenario` and scores the evaluation's readings against them.
+    fn measure<G: Startable, D: Doctrine<G>>(
+        &self,
+        game: &str,
+        scenario: &str,
+        data: &DataSet,
+    ) -> Result<serde_json::Value, String> {
+        let Calibration { games, every, seed } = *self;
+        let id = scenario_id(game, scenario)?;
+        let played = (0..u64::from(games))
+            .map(|i| play::<G, D>(id, seed + i, every, data))
+            .collect::<Result<Vec<_>, _>>()?;
+        let base = played.iter().map(|p| p.result).sum::<f64>() / played.len().max(1) as f64;
+        // Per third of the game: readings, squared error of the evaluation, of the base rate.
+        let mut thirds = [(0u32, 0.0f64, 0.0f64); 3];
+        for p in &played {
+            for &(at, e) in &p.readings {
+                let t = &mut thirds[((at * 3.0) as usize).min(2)];
+                t.0 += 1;
+                t.1 += (e - p.result).powi(2);
+                t.2 += (base - p.result).powi(2);
+            }
         }
+        let brier = |n: u32, sum: f64| if n > 0 { sum / f64::from(n) } else { 0.0 };
+        let (n, e, b) = thirds
+            .iter()
+            .fold((0, 0.0, 0.0), |(n, e, b), t| (n + t.0, e + t.1, b + t.2));
+        Ok(serde_json::json!({
+            "scenario": scenario,
+            "games": games,
+            "every": every,
+            "first_seat_result": base,
+            "readings": n,
+            "brier": brier(n, e),
+            "brier_base_rate": brier(n, b),
+            "thirds": thirds.iter().map(|t| serde_json::json!({
+                "readings": t.0,
+                "brier": brier(t.0, t.1),
+                "brier_base_rate": brier(t.0, t.2),
+            })).collect::<Vec<_>>(),
+        }))
     }
-    let brier = |n: u32, sum: f64| if n > 0 { sum / f64::from(n) } else { 0.0 };
-    let (n, e, b) = thirds
-        .iter()
-        .fold((0, 0.0, 0.0), |(n, e, b), t| (n + t.0, e + t.1, b + t.2));
-    Ok(serde_json::json!({
-        "scenario": scenario,
-        "games": games,
-        "every": every,
-        "first_seat_result": base,
-        "readings": n,
-        "brier": brier(n, e),
-        "brier_base_rate": brier(n, b),
-        "thirds": thirds.iter().map(|t| serde_json::json!({
-            "readings": t.0,
-            "brier": brier(t.0, t.1),
-            "brier_base_rate": brier(t.0, t.2),
-        })).collect::<Vec<_>>(),
-    }))
 }
 
 fn main() {
-    let (mut games, mut every, mut seed) = (40u32, 10u32, 1u64);
-    let mut scenarios: Vec<String> = Vec::new();
-    let mut args = std::env::args().skip(1);
-    while let Some(a) = args.next() {
-        let mut value = |name: &str| {
-            args.next().unwrap_or_else(|| {
-                eprintln!("{name} needs a value\n{HELP}");
-                std::process::exit(2)
-            })
-        };
-        let number = |name: &str, text: String| -> u64 {
-            match text.parse() {
-                Ok(n) if n > 0 => n,
-                _ => {
-                    eprintln!("{name} needs a number above 0, not `{text}`\n{HELP}");
-                    std::process::exit(2)
-                }
-            }
-        };
-        match a.as_str() {
-            "--games" => games = number("--games", value("--games")) as u32,
-            "--every" => every = number("--every", value("--every")) as u32,
-            "--seed" => seed = number("--seed", value("--seed")),
-            "--scenario" => scenarios.push(value("--scenario")),
-            "-h" | "--help" => {
-                println!("{HELP}");
-                return;
-            }
-            other => {
-                eprintln!("unknown argument `{other}`\n{HELP}");
-                std::process::exit(2)
-            }
+    let mut args = Args::new(HELP);
+    let mut calibration = Calibration {
+        games: 40,
+        every: 10,
+        seed: 1,
+    };
+    let mut scenarios = Vec::new();
+    while let Some(flag) = args.flag() {
+        match flag.as_str() {
+            "--games" => calibration.games = args.number("--games", 1) as u32,
+            "--every" => calibration.every = args.number("--every", 1) as u32,
+            "--seed" => calibration.seed = args.number("--seed", 0),
+            "--scenario" => scenarios.push(args.value("--scenario")),
+            other => args.fail(&format!("unknown argument `{other}`")),
         }
     }
-    let data = registry::all_data(None).unwrap_or_else(|e| {
-        eprintln!("{e}");
-        std::process::exit(2)
-    });
-    if scenarios.is_empty() {
-        scenarios = registry::scenarios(&data)
-            .unwrap_or_else(|e| {
-                eprintln!("{e}");
-                std::process::exit(2)
-            })
-            .into_iter()
-            .map(|s| s.id)
-            .collect();
-    }
-    let mut failed = false;
-    for scenario in scenarios {
-        let game = scenario.split('/').next().unwrap_or("");
-        let result = match game {
-            "crusades-ii" => measure::<crusades_ii::State, crusades_ii::Doctrine>(
-                game, &scenario, games, every, seed, &data,
-            ),
-            "the-crusades" => measure::<the_crusades::State, the_crusades::Doctrine>(
-                game, &scenario, games, every, seed, &data,
-            ),
-            "acre" => {
-                measure::<acre::State, acre::Doctrine>(game, &scenario, games, every, seed, &data)
-            }
-            _ => Err(format!("no doctrine for `{scenario}`")),
-        };
-        match result {
-            Ok(v) => println!("{v}"),
-            Err(e) => {
-                eprintln!("{scenario}: {e}");
-                failed = true;
-            }
-        }
-    }
-    if failed {
-        std::process::exit(2);
-    }
+    each_scenario(scenarios, &calibration);
 }
