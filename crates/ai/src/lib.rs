@@ -65,6 +65,32 @@ pub fn sample_world<G: Game>(state: &G, seat: Seat, rng: &mut dyn RngCore) -> G 
     world
 }
 
+/// Plays `state` on to the end of the game with `player` deciding for every seat (the first
+/// seat that must decide, each time), its dice as they are; `watch` sees the state before
+/// each decision, with the number of decisions taken so far. Returns the decisions taken.
+/// An action the rules refuse (a bug in the player or the game) ends it with the refusal.
+pub fn play_out<G: Game>(
+    state: &mut G,
+    player: &mut dyn Player<G>,
+    mut watch: impl FnMut(&G, u32),
+) -> Result<u32, String> {
+    let mut decisions = 0u32;
+    while let engine::Pending::Seats(seats) = state.pending() {
+        let Some(&seat) = seats.first() else { break };
+        watch(state, decisions);
+        let action = player.choose(state, seat);
+        state
+            .dice_mut()
+            .begin_action(&[])
+            .map_err(|e| e.to_string())?;
+        state
+            .apply(seat, &action, &mut Log::discarding())
+            .map_err(|e| format!("`{}` refused: {e}", state.action_text(&action)))?;
+        decisions += 1;
+    }
+    Ok(decisions)
+}
+
 /// A uniform choice in `0..n` (n > 0), by rejection so that every value is equally likely.
 pub(crate) use engine::dice::uniform_below as below;
 

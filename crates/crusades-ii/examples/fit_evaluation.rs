@@ -17,7 +17,7 @@ use std::path::PathBuf;
 use ai::fit::{self, Sample};
 use ai::Doctrine as _;
 use crusades_ii::evaluation::{Features, Weights};
-use engine::{DataSet, Game, Log, Pending, Seat, Setup, Startable};
+use engine::{DataSet, Game, Seat, Setup, Startable};
 
 const HELP: &str = "\
 fit_evaluation [--games N] [--every K] [--seed S] [--battle ID]... [--out DIR]
@@ -33,22 +33,11 @@ fn positions(battle: &str, seed: u64, every: u32, data: &DataSet) -> Result<Vec<
         crusades_ii::State::start(&Setup::seeded(battle, seed), data).map_err(|e| e.to_string())?;
     let mut doctrine = crusades_ii::Doctrine::heuristic(seed).ok_or("no doctrine")?;
     let mut read: Vec<Features> = Vec::new();
-    let mut decisions = 0u32;
-    while let Pending::Seats(seats) = state.pending() {
-        let Some(&seat) = seats.first() else { break };
+    ai::play_out(&mut state, doctrine.as_mut(), |state, decisions| {
         if decisions % every == 0 {
             read.push(state.features());
         }
-        let action = doctrine.choose(&state, seat);
-        state
-            .dice_mut()
-            .begin_action(&[])
-            .map_err(|e| e.to_string())?;
-        state
-            .apply(seat, &action, &mut Log::discarding())
-            .map_err(|e| e.to_string())?;
-        decisions += 1;
-    }
+    })?;
     let result = state
         .outcome()
         .ok_or("a game ended without an outcome")?

@@ -187,7 +187,6 @@ fn the_search_does_not_merely_repeat_its_doctrine() {
 #[test]
 fn the_fitted_weights_foretell_games_better_than_the_reckoning() {
     use ai::Doctrine as _;
-    use engine::{Log, Pending};
     for (battle, margin) in [
         ("hattin", 0.01),
         ("hab", 0.05),
@@ -199,18 +198,13 @@ fn the_fitted_weights_foretell_games_better_than_the_reckoning() {
             let mut s = start(battle, &[], seed);
             let mut doctrine = crusades_ii::Doctrine::heuristic(seed).unwrap();
             let mut read = Vec::new();
-            let mut decisions = 0u32;
-            while let Pending::Seats(seats) = s.pending() {
-                let seat = seats[0];
+            ai::play_out(&mut s, doctrine.as_mut(), |s, decisions| {
                 if decisions % 10 == 0 {
                     let f = s.features();
                     read.push((s.evaluate(Seat(0)), 1.0 / (1.0 + (-f.reckoning).exp())));
                 }
-                let a = doctrine.choose(&s, seat);
-                s.dice_mut().begin_action(&[]).unwrap();
-                s.apply(seat, &a, &mut Log::discarding()).unwrap();
-                decisions += 1;
-            }
+            })
+            .unwrap();
             let result = s.outcome.as_ref().unwrap().score(Seat(0));
             for (e, r) in read {
                 fitted += (e - result).powi(2);

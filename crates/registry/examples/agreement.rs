@@ -53,24 +53,12 @@ fn played_on<G: Game, D: Doctrine<G>>(
         let mut game = state.clone();
         game.dice_mut().reseed(round_seed);
         let mut doctrine = D::heuristic(round_seed).ok_or("no doctrine")?;
-        let mut next = Some((seat, action.clone()));
-        loop {
-            let (who, what) = match next.take() {
-                Some(first) => first,
-                None => match game.pending() {
-                    Pending::Seats(seats) if !seats.is_empty() => {
-                        let who = seats[0];
-                        (who, doctrine.choose(&game, who))
-                    }
-                    _ => break,
-                },
-            };
-            game.dice_mut()
-                .begin_action(&[])
-                .map_err(|e| e.to_string())?;
-            game.apply(who, &what, &mut Log::discarding())
-                .map_err(|e| e.to_string())?;
-        }
+        game.dice_mut()
+            .begin_action(&[])
+            .map_err(|e| e.to_string())?;
+        game.apply(seat, action, &mut Log::discarding())
+            .map_err(|e| e.to_string())?;
+        ai::play_out(&mut game, doctrine.as_mut(), |_, _| {})?;
         total += game
             .outcome()
             .ok_or("a game played on ended without an outcome")?

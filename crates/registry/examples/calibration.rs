@@ -19,7 +19,7 @@ mod common;
 
 use ai::Doctrine;
 use common::{each_scenario, scenario_id, Args, Measure};
-use engine::{DataSet, Log, Pending, Seat, Setup, Startable};
+use engine::{DataSet, Seat, Setup, Startable};
 
 const HELP: &str = "\
 calibration [--games N] [--every K] [--seed S] [--scenario ID]...
@@ -47,22 +47,11 @@ fn play<G: Startable, D: Doctrine<G>>(
     let mut doctrine = D::heuristic(seed).ok_or("no doctrine")?;
     let first = Seat(0);
     let mut raw: Vec<(u32, f64)> = Vec::new();
-    let mut decisions = 0u32;
-    while let Pending::Seats(seats) = state.pending() {
-        let Some(&seat) = seats.first() else { break };
+    let decisions = ai::play_out(&mut state, doctrine.as_mut(), |state, decisions| {
         if decisions % every == 0 {
             raw.push((decisions, state.evaluate(first)));
         }
-        let action = doctrine.choose(&state, seat);
-        state
-            .dice_mut()
-            .begin_action(&[])
-            .map_err(|e| e.to_string())?;
-        state
-            .apply(seat, &action, &mut Log::discarding())
-            .map_err(|e| e.to_string())?;
-        decisions += 1;
-    }
+    })?;
     let result = state
         .outcome()
         .ok_or("a game ended without an outcome")?
