@@ -112,7 +112,7 @@ except (OSError, ValueError):
     pass
 w("Times are wall-clock means of release builds; instruction counts come from callgrind and do")
 w("not depend on how busy the machine was. Tests never time anything; this file is where")
-w("speed is measured. Regenerate it with `bench/run` (on a quiet machine: about 20 minutes).")
+w("speed is measured. Regenerate it with `bench/run` (on a quiet machine: about 35 minutes).")
 if os.environ.get("BENCH_NOTE"):
     w("")
     w(f"**Note on this run:** {os.environ['BENCH_NOTE']}")
@@ -602,24 +602,39 @@ w("from the morning's run: the server has not changed since.")
 w("")
 w("## What limits the strength")
 w("")
-w("The guided search is its doctrine at a thousand times the cost: at 1,000 iterations it")
-w("played the Crusades II doctrine's move in every one of 284 decisions measured (the first")
-w("sample in bench/strength/earlier/ split every pair by seat, as two copies of the doctrine")
-w("would). The evaluation of a leaf moves by thousandths to hundredths between one move and the")
-w("next, and the doctrine's prior outweighs any such difference; until 2026-11-30 Acre had no")
-w("evaluation at all. `Mcts::normalize` scales rewards to the range of the tree's means")
-w("(MuZero's min-max normalisation, never narrower than 0.05), and Crusades II's evaluation now")
-w("counts half the losses the melees in prospect would cost, Acre's the road to each victory")
-w("condition (docs/acre/doctrine.md). Scaled, the search overrules the doctrine (a test checks")
-w("it; without the floor at 9-49% of a battle's first 150 decisions), but its first games")
-w("against the heuristic at 1,000 iterations lost more than the doctrine does: 2 of 7 without")
-w("the floor, 1 of 6 with it, losing at Hattin and Nicopolis with the side the doctrine wins")
-w("with (bench/strength/earlier/). So the `mcts` player keeps the raw scale (the table above")
-w("measures it) until a larger sample shows where the scaled search helps and where it hurts;")
-w("the likeliest culprit is the melee forecast, which counts a threat before the enemy has")
-w("moved. In The Crusades even the scaled search never overrules the doctrine: its evaluation")
-w("(the victory points, 16.5.1) moves only once written orders are carried out, and a tree a")
-w("few decisions deep never reaches that, so every leaf scores the same.")
+para = """The guided search is its doctrine at a thousand times the cost: at 1,000 iterations it
+played the Crusades II doctrine's move in every one of 284 decisions measured (the first
+sample in bench/strength/earlier/ split every pair by seat, as two copies of the doctrine
+would). The evaluation of a leaf moves by thousandths to hundredths between one move and the
+next, and the doctrine's prior outweighs any such difference. `Mcts::normalize` (a player
+spec ending in `:scaled`) scales rewards to the range of the tree's means (MuZero's min-max
+normalisation, never narrower than 0.05), and then the search does overrule the doctrine
+(a test checks it). Its first games against the heuristic at 1,000 iterations lost more than
+the doctrine does (2 of 7 without the floor, 1 of 6 with it; bench/strength/earlier/), so
+the `mcts` player keeps the raw scale (the table above measures it).
+
+Why the overrules do not help is now measured two ways (the tables above). *Are the
+overrules improvements?* plays each decision the scaled search overrules both ways, the rest
+of the game by the doctrine: without the floor, at 300 iterations, the search overruled 5-30%
+of a battle's first 200 decisions, and the mean gain an overrule was within 0.03 of nothing
+at Hab, Hattin and Nicopolis; only at Tannenburg was it clearly positive (+0.04 a decision
+over 60 overrules with the reckoning, +0.07 over 27 with the fitted weights; mostly in which
+counter to move next). With the floor and the fitted weights the search hardly overrules at
+all: where one side wins 49 games in 50 the evaluation's values sit near 1 and the tree's
+means span less than the floor. *How well the evaluation foretells the result* shows why:
+the reckoning by the victory rolls (11.0) foretold games between doctrines worse than their
+bare base rate (Brier 0.39 against 0.18 at Hattin, 0.16 against 0.02 at Hab), and the
+weights fitted to 200 such games (data/crusades-ii/*/evaluation.toml) bring it to about the
+base rate: losses and the melees in prospect say little about who will win beyond which
+side is playing, until the last third of a battle. A search one to four decisions deep on
+such an evaluation knows no more than the doctrine it starts from; a stronger player needs
+an evaluation that sees what the doctrine does not weigh (formation, command, the ground
+each side holds), or a search deep enough to reach the melees its moves set up. In The
+Crusades even the scaled search never overrules the doctrine: its evaluation (the victory
+points, 16.5.1) moves only once written orders are carried out, beyond a tree a few
+decisions deep."""
+for line in para.split("\n"):
+    w(line)
 w("")
 w("Two things stand between that and 60% over 400 games. The scenarios are one-sided when the")
 w("doctrine plays both sides (the balance table above): a pair between equal players splits,")
