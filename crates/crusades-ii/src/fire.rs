@@ -8,6 +8,49 @@ use crate::morale::CheckKind;
 use crate::scenario::{CombatResult, UnitId};
 use crate::state::{Fury, Phase, State};
 
+/// The farthest the Range Table reaches (9.11: six hexes).
+const MAX_RANGE: i32 = 6;
+
+/// The cells of [`line_between`] the origin and each hex within [`MAX_RANGE`] of it, by the
+/// hex's offset (`(q + MAX_RANGE) * (2 * MAX_RANGE + 1) + r + MAX_RANGE`). A line depends
+/// only on where its end lies from its start (its cells move with both ends: the arithmetic is
+/// on differences, and the order of hexes is kept by a move), so one table serves every firer.
+/// Worked out once per process and never changed.
+fn sight_lines() -> &'static [Vec<LosCell>] {
+    static LINES: std::sync::OnceLock<Vec<Vec<LosCell>>> = std::sync::OnceLock::new();
+    LINES.get_or_init(|| {
+        let side = 2 * MAX_RANGE + 1;
+        (0..side * side)
+            .map(|k| {
+                let to = Hex::new(k / side - MAX_RANGE, k % side - MAX_RANGE);
+                let origin = Hex::new(0, 0);
+                if origin.distance(to) <= MAX_RANGE as u32 {
+                    line_between(origin, to)
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect()
+    })
+}
+
+/// Writes [`line_between`] `from` and `to` to `line` (from the table of [`sight_lines`] within
+/// the Range Table's reach).
+fn sight_line(from: Hex, to: Hex, line: &mut Vec<LosCell>) {
+    line.clear();
+    if from.distance(to) > MAX_RANGE as u32 {
+        line.extend(line_between(from, to));
+        return;
+    }
+    let d = to - from;
+    let side = 2 * MAX_RANGE + 1;
+    let cells = &sight_lines()[((d.q + MAX_RANGE) * side + d.r + MAX_RANGE) as usize];
+    line.extend(cells.iter().map(|&c| match c {
+        LosCell::Hex(h) => LosCell::Hex(h + from),
+        LosCell::Hexside(a, b) => LosCell::Hexside(a + from, b + from),
+    }));
+}
+
 impl State {
     /// Whether a unit may fire at all this segment (9.1, 10.1, 16.42, 12.21).
     pub fn may_fire(&self, u: UnitId) -> bool {
@@ -71,7 +114,9 @@ impl State {
     /// Whether `from` sees `to` (9.2). A line running along a hexside is blocked only when
     /// both hexes block it: the firer may look down either side (rules notes, 9.2).
     pub fn line_of_sight(&self, from: Hex, to: Hex) -> bool {
-        from.distance(to) <= 1 || self.line_clear(from, to, &line_between(from, to))
+        let mut line = Vec::new();
+        sight_line(from, to, &mut line);
+        from.distance(to) <= 1 || self.line_clear(from, to, &line)
     }
 
     /// Whether no cell of `line` (from `from` to `to`) blocks the line of sight (9.2).
@@ -111,6 +156,7 @@ impl State {
         };
         let enemy = self.battle.enemy(self.side(u));
         let mut out: Vec<Hex> = Vec::new();
+        let mut line = Vec::new();
         // The cheap tests first; each is a condition of its own, so their order does not
         // change the targets.
         for e in self.on_map(enemy) {
@@ -131,11 +177,11 @@ impl State {
                 continue;
             }
             // The line is worked out once, for the front (9.1) and the sight (9.2).
-            let line = if d > 1 {
-                line_between(from, h)
+            if d > 1 {
+                sight_line(from, h, &mut line);
             } else {
-                Vec::new()
-            };
+                line.clear();
+            }
             if self.in_front(u, from, h, &line) && (d <= 1 || self.line_clear(from, h, &line)) {
                 out.push(h);
             }

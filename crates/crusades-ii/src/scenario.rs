@@ -590,6 +590,41 @@ pub struct Battle {
     pub holy_cross_losses: u32,
     /// Every value with its provenance, for `data audit`.
     pub audit: Vec<AuditEntry>,
+    /// Which battle this is, for the caches of map analyses ([`crate::zoc::Situation`]).
+    pub identity: BattleIdentity,
+}
+
+/// A battle's identity: a number no other battle of the process shares, a clone included
+/// (a clone may be changed), so that values worked out for one battle are never taken for
+/// another's. Comparing two needs no access to shared memory (unlike an `Arc`'s counts, which
+/// threads playing the same battle would contend for).
+#[derive(Debug, PartialEq, Eq)]
+pub struct BattleIdentity(u64);
+
+impl BattleIdentity {
+    /// A new identity.
+    pub fn new() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        BattleIdentity(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// The number.
+    pub fn get(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Default for BattleIdentity {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Clone for BattleIdentity {
+    /// A clone is another battle: a new identity.
+    fn clone(&self) -> Self {
+        Self::new()
+    }
 }
 
 impl Battle {
@@ -1106,6 +1141,7 @@ pub fn load(data: &DataSet, battle: &str) -> Result<Arc<Battle>, DataErrors> {
         special,
         holy_cross_losses,
         audit,
+        identity: BattleIdentity::new(),
     };
     errors.locate(data);
     errors.into_result(Arc::new(battle))

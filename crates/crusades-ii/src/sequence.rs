@@ -7,6 +7,7 @@ use hexgrid::{Arc, Direction, Hex, Vertex};
 use crate::action::Action;
 use crate::scenario::{Chit, UnitId};
 use crate::state::{ActionKind, Fury, Loc, Phase, Pick, SelectedMoves, State, Task};
+use crate::zoc::Situation;
 
 impl State {
     /// The seat that decides a task.
@@ -199,56 +200,72 @@ impl State {
         }
     }
 
-    /// Whether `select` of `p` is listed now ([`State::movement_actions`]).
+    /// Whether `select` of `p` is listed now ([`State::movement_actions`]): the counter may
+    /// move, and, if deselected since the last move, every counter that may move has been
+    /// deselected and the phase may not end.
     fn may_select(&self, p: Pick) -> bool {
-        if self.selected.is_some() {
+        if self.selected.is_some() || !self.is_selectable(p, &std::cell::OnceCell::new()) {
             return false;
         }
-        let picks = self.selectable();
-        picks.contains(&p)
-            && (!self.deselected.contains(&p)
-                || picks.iter().all(|q| self.deselected.contains(q)) && !self.movement_may_end())
+        !self.deselected.contains(&p)
+            || self
+                .selectable()
+                .iter()
+                .all(|q| self.deselected.contains(q))
+                && !self.movement_may_end()
     }
 
     /// The counters of the phasing side that may still move this Movement Phase (8.0, 8.1,
-    /// 12.1, 16.11), units first, in id order: those whose moves are worth listing. A unit out
-    /// of command in an enemy ZOC may not move at all (5.33).
+    /// 12.1, 16.11), units first, in id order: those whose moves are worth listing
+    /// ([`State::is_selectable`]).
     fn selectable(&self) -> Vec<Pick> {
-        let side = self.active;
-        let enemy = self.battle.enemy(side);
         // The map analysis only for a unit out of command (worked out once, if at all).
         let sit = std::cell::OnceCell::new();
-        let mut out = Vec::with_capacity(self.units.len() + self.leaders.len());
-        for u in self.unit_ids().filter(|&u| self.side(u) == side) {
-            let st = self.unit(u);
-            if st.moved || !self.may_move_now(u) {
-                continue;
-            }
-            match st.loc {
-                Loc::Map(h) => {
-                    if st.out_of_command
-                        && !self.skirmisher(u)
-                        && sit.get_or_init(|| self.situation()).zoc_of(self, enemy, h)
-                    {
-                        continue;
-                    }
+        let units = self.unit_ids().map(Pick::Unit);
+        let leaders = self.leader_ids().map(Pick::Leader);
+        units
+            .chain(leaders)
+            .filter(|&p| self.is_selectable(p, &sit))
+            .collect()
+    }
+
+    /// Whether a counter of the phasing side may still move this Movement Phase (8.0, 8.1,
+    /// 12.1, 16.11). A unit out of command in an enemy ZOC may not move at all (5.33). `sit`
+    /// holds the map analysis once worked out (only a unit out of command needs it).
+    fn is_selectable(&self, p: Pick, sit: &std::cell::OnceCell<std::rc::Rc<Situation>>) -> bool {
+        let side = self.active;
+        match p {
+            Pick::Unit(u) => {
+                let Some(st) = self.units.get(u as usize) else {
+                    return false;
+                };
+                if self.side(u) != side || st.moved || !self.may_move_now(u) {
+                    return false;
                 }
-                Loc::Waiting if self.may_enter(u) => {}
-                _ => continue,
+                match st.loc {
+                    Loc::Map(h) => {
+                        !(st.out_of_command
+                            && !self.skirmisher(u)
+                            && sit.get_or_init(|| self.situation()).zoc_of(
+                                self,
+                                self.battle.enemy(side),
+                                h,
+                            ))
+                    }
+                    Loc::Waiting => self.may_enter(u),
+                    Loc::Eliminated => false,
+                }
             }
-            out.push(Pick::Unit(u));
-        }
-        for l in self.leader_ids() {
-            let st = &self.leaders[l as usize];
-            if self.battle.leaders[l as usize].side == side
-                && !st.moved
-                && st.loc.hex().is_some()
-                && self.activation().is_none_or(|a| a.leader == l)
-            {
-                out.push(Pick::Leader(l));
+            Pick::Leader(l) => {
+                let Some(st) = self.leaders.get(l as usize) else {
+                    return false;
+                };
+                self.battle.leaders[l as usize].side == side
+                    && !st.moved
+                    && st.loc.hex().is_some()
+                    && self.activation().is_none_or(|a| a.leader == l)
             }
         }
-        out
     }
 
     /// The moves a counter would have once selected (its listed actions but `deselect`).
@@ -596,8 +613,10 @@ impl State {
                 self.deselected.clear();
                 self.leaders[leader as usize].loc = Loc::Map(to);
                 self.leaders[leader as usize].moved = true;
-                let (n, at) = (self.leader_name(leader).to_string(), self.id(to));
-                log.push_with(|| Event::public("Crusades II 8.1", format!("{n} moves to {at}")));
+                log.push_with(|| {
+                    let (n, at) = (self.leader_name(leader), self.id(to));
+                    Event::public("Crusades II 8.1", format!("{n} moves to {at}"))
+                });
             }
             Action::EndMovement => self.end_movement(log),
             Action::Withdraw { unit, to } => {
@@ -806,18 +825,18 @@ impl State {
             self.reinforcement_arrives(unit, to);
         }
         self.overrun_leaders(to, side, log);
-        let names = group
-            .iter()
-            .map(|&g| self.name(g).to_string())
-            .collect::<Vec<_>>()
-            .join(" and ");
-        let at = self.id(to);
         log.push_with(|| {
+            let names = group
+                .iter()
+                .map(|&g| self.name(g))
+                .collect::<Vec<_>>()
+                .join(" and ");
             Event::public(
                 "Crusades II 8.0",
                 format!(
-                    "{names} {} to {at} facing {facing}",
-                    if group.len() > 1 { "move" } else { "moves" }
+                    "{names} {} to {} facing {facing}",
+                    if group.len() > 1 { "move" } else { "moves" },
+                    self.id(to)
                 ),
             )
         });

@@ -151,7 +151,17 @@ impl State {
         let Some(rule) = self.setup_rule(u) else {
             return Vec::new();
         };
-        let class = self.move_class(u);
+        self.rule_hexes(rule, self.move_class(u), occupied)
+    }
+
+    /// The hexes where a unit of movement class `class` may set up under `rule` (what
+    /// [`State::setup_hexes_in`] depends on).
+    fn rule_hexes(
+        &self,
+        rule: &crate::scenario::SetupRule,
+        class: crate::scenario::MoveClass,
+        occupied: &[bool],
+    ) -> Vec<Hex> {
         let grid = &self.battle.map.grid;
         // Each hex is considered once, where first met.
         let mut seen = vec![false; grid.len()];
@@ -189,25 +199,40 @@ impl State {
     pub fn setup_actions(&self, seat: Seat, out: &mut Vec<Action>) {
         let units = self.to_set_up(seat);
         let occupied = self.occupied();
+        // The hexes of each set-up rule and movement class, all a unit's hexes depend on
+        // ([`State::rule_hexes`]), worked out once.
+        let mut areas: Vec<(usize, crate::scenario::MoveClass, Vec<Hex>)> = Vec::new();
         for &u in &units {
             if self.placed_with_another(u) {
                 continue;
             }
-            for h in self.setup_hexes_in(u, &occupied) {
-                if self.skirmisher(u) {
+            let Some(rule) = self.battle.setup.iter().position(|r| r.units.contains(&u)) else {
+                continue;
+            };
+            let class = self.move_class(u);
+            let k = match areas.iter().position(|a| a.0 == rule && a.1 == class) {
+                Some(k) => k,
+                None => {
+                    let hexes = self.rule_hexes(&self.battle.setup[rule], class, &occupied);
+                    areas.push((rule, class, hexes));
+                    areas.len() - 1
+                }
+            };
+            // Skirmishers have no facing (6.14): NNE stands for none.
+            let facings: &[Vertex] = if self.skirmisher(u) {
+                &[Vertex::NNE]
+            } else {
+                &Vertex::ALL
+            };
+            let hexes = &areas[k].2;
+            out.reserve(hexes.len() * facings.len());
+            for &h in hexes {
+                for &facing in facings {
                     out.push(Action::Place {
                         unit: u,
                         hex: h,
-                        facing: Vertex::NNE,
+                        facing,
                     });
-                } else {
-                    for f in Vertex::ALL {
-                        out.push(Action::Place {
-                            unit: u,
-                            hex: h,
-                            facing: f,
-                        });
-                    }
                 }
             }
         }
