@@ -617,10 +617,8 @@ impl<'a> Sight<'a> {
         let mut best = NO_MOVE;
         match p {
             Pick::Unit(u) => {
-                s.unit_destinations(u, self.situation(), |alone, dests| {
-                    for d in dests {
-                        best = f64::max(best, self.movement(u, alone, d.hex, d.facing));
-                    }
+                s.unit_moves(u, self.situation(), |alone, to, facing| {
+                    best = f64::max(best, self.movement(u, alone, to, facing));
                 });
             }
             Pick::Leader(l) => {

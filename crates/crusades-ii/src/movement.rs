@@ -464,20 +464,15 @@ impl Swept<'_> {
         })
     }
 
-    /// The destinations of the hexes `ends` lists whose cost `keep(hex index, cost)` says
-    /// yes to, in the order of the plain search's: by hex, then by facing.
-    fn listed(
+    /// Hands `emit` (hex, facing, cost) the destinations of the hexes `ends` lists whose cost
+    /// `keep(hex index, cost)` says yes to, in the order of the plain search's: by hex, then
+    /// by facing.
+    fn each(
         &self,
         ends: impl Iterator<Item = (usize, Lanes)>,
         mut keep: impl FnMut(usize, u8) -> bool,
-    ) -> Vec<Destination> {
-        let mut out = Vec::with_capacity(
-            6 * self
-                .reached
-                .iter()
-                .map(|w| w.count_ones() as usize)
-                .sum::<usize>(),
-        );
+        emit: &mut impl FnMut(Hex, Vertex, u8),
+    ) {
         for (i, costs) in ends {
             let Some(h) = self.grid.hex_at(i) else {
                 continue;
@@ -485,21 +480,43 @@ impl Swept<'_> {
             for (v, facing) in Vertex::ALL.into_iter().enumerate() {
                 let c = lane(costs, v);
                 if c != UNSWEPT && keep(i, c) {
-                    out.push(Destination {
-                        hex: h,
-                        facing,
-                        cost: HalfPoints::from(c),
-                        entry: None,
-                    });
+                    emit(h, facing, c);
                 }
             }
         }
-        out
+    }
+
+    /// Every destination found ([`Swept::each`] of every end).
+    fn each_end(&self, emit: &mut impl FnMut(Hex, Vertex, u8)) {
+        self.each(self.ends(), |_, _| true, emit);
+    }
+
+    /// Room for every destination found: six facings of each hex reached.
+    fn room(&self) -> usize {
+        6 * self
+            .reached
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum::<usize>()
     }
 
     /// Every destination found.
     fn all(&self) -> Vec<Destination> {
-        self.listed(self.ends(), |_, _| true)
+        let mut out = Vec::with_capacity(self.room());
+        self.each_end(&mut |hex, facing, c| out.push(Destination::swept(hex, facing, c)));
+        out
+    }
+}
+
+impl Destination {
+    /// A destination a sweep found (from the map: no entry hex).
+    fn swept(hex: Hex, facing: Vertex, cost: u8) -> Self {
+        Destination {
+            hex,
+            facing,
+            cost: HalfPoints::from(cost),
+            entry: None,
+        }
     }
 }
 
@@ -1127,7 +1144,11 @@ impl State {
             let never = None::<fn(usize, u32) -> bool>;
             return self
                 .reach_with(&lim, sit, method, never, |swept| {
-                    self.swept_end_limits(u, sit, swept)
+                    let mut out = Vec::with_capacity(swept.room());
+                    self.swept_end_limits(u, sit, swept, &mut |h, f, c| {
+                        out.push(Destination::swept(h, f, c))
+                    });
+                    out
                 })
                 .unwrap_or_default();
         }
@@ -1135,28 +1156,66 @@ impl State {
         self.end_limits(u, &lim, all, sit)
     }
 
+    /// The hex and facing of each of [`State::destinations_in`], handed to `emit` in the same
+    /// order as found, never listed: what a selection's moves and the doctrine ask for.
+    pub(crate) fn each_destination(
+        &self,
+        u: UnitId,
+        alone: bool,
+        sit: &Situation,
+        mut emit: impl FnMut(Hex, Vertex),
+    ) {
+        let group = self.moving_group(u, alone);
+        if group.iter().any(|&g| self.unit(g).moved) {
+            return;
+        }
+        let Some(lim) = self.limits(&group, sit) else {
+            return;
+        };
+        if Self::sweeps(&lim, Method::Sweep) {
+            let never = None::<fn(usize, u32) -> bool>;
+            // The sweep's end-of-move limits hand the destinations out: nothing is listed.
+            self.reach_with(&lim, sit, Method::Sweep, never, |swept| {
+                self.swept_end_limits(u, sit, swept, &mut |h, f, _| emit(h, f));
+                Vec::new()
+            });
+            return;
+        }
+        let all = self.reach(&lim, sit, Method::Sweep);
+        for d in self.end_limits(u, &lim, all, sit) {
+            emit(d.hex, d.facing);
+        }
+    }
+
     /// [`State::end_limits`] of unit `u`'s destinations in a finished sweep from the map:
     /// the same limits, asked hex by hex of the sweep's costs, without listing first the
-    /// destinations they drop.
-    fn swept_end_limits(&self, u: UnitId, sit: &Situation, swept: &Swept) -> Vec<Destination> {
+    /// destinations they drop. Each destination kept is handed to `emit` (hex, facing, cost),
+    /// in the order of the plain search's.
+    fn swept_end_limits(
+        &self,
+        u: UnitId,
+        sit: &Situation,
+        swept: &Swept,
+        emit: &mut impl FnMut(Hex, Vertex, u8),
+    ) {
         let lim = swept.ground.lim;
         let unit = self.unit(u);
         let enemy = self.battle.enemy(lim.side);
         let near = sit.near(self, enemy);
         let Some(si) = swept.ground.start else {
-            return Vec::new();
+            return;
         };
         let d0 = near[si];
         let moved = |i: usize| i != si;
         if unit.routed {
             // 5.5: away from the closest enemy combat units.
-            return swept.listed(swept.ends(), |i, _| !moved(i) || near[i] > d0);
+            return swept.each(swept.ends(), |i, _| !moved(i) || near[i] > d0, emit);
         }
         if !self.skirmisher(u) && unit.out_of_command {
             // 5.33: if they move, within command span of their leader or as close as possible.
             let leader = self.def(u).leader;
             let Some(lh) = self.leaders[leader as usize].loc.hex() else {
-                return swept.all();
+                return swept.each_end(emit);
             };
             let span = self.span(leader);
             let grid = swept.grid;
@@ -1167,10 +1226,10 @@ impl State {
                 .filter_map(|(i, _)| gap(i))
                 .min();
             let ends = swept.ends().filter(|&(i, _)| !moved(i) || gap(i) == best);
-            return swept.listed(ends, |_, _| true);
+            return swept.each(ends, |_, _| true, emit);
         }
         if !self.follows_chit(u) {
-            return swept.all();
+            return swept.each_end(emit);
         }
         let ma = self.values(u).movement as u32;
         let chit = self.chit(u);
@@ -1181,17 +1240,17 @@ impl State {
         if moved_ok {
             // Turning in place is always allowed when the chit permits staying.
             let stay_ok = !self.must_move_in(u, sit);
-            return swept.listed(swept.ends(), |i, c| ok(i, c) || (!moved(i) && stay_ok));
+            return swept.each(swept.ends(), |i, c| ok(i, c) || (!moved(i) && stay_ok), emit);
         }
         if chit == Some(Chit::Muster) && d0 < 5 {
             // 5.16: as nearly as they can.
             let best = swept.ends().map(|(i, _)| near[i]).max().unwrap_or(d0);
             if best > d0 {
-                return swept.listed(swept.ends(), |i, _| near[i] == best);
+                return swept.each(swept.ends(), |i, _| near[i] == best, emit);
             }
         }
         // Note to 5.1: a unit that cannot comply stays where it is (it may turn in place).
-        swept.listed(swept.ends(), |i, _| !moved(i))
+        swept.each(swept.ends(), |i, _| !moved(i), emit)
     }
 
     fn end_limits(

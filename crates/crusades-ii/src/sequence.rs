@@ -279,8 +279,8 @@ impl State {
         match p {
             Pick::Unit(unit) => {
                 let mut moves = Vec::new();
-                self.unit_destinations(unit, &self.situation(), |alone, dests| {
-                    moves.extend(dests.iter().map(|d| (alone, d.hex, d.facing)));
+                self.unit_moves(unit, &self.situation(), |alone, hex, facing| {
+                    moves.push((alone, hex, facing));
                 });
                 SelectedMoves::Unit { unit, moves }
             }
@@ -295,13 +295,14 @@ impl State {
         }
     }
 
-    /// The destinations of [`State::unit_moves`], handed to `f` with whether the unit moves
-    /// alone: with its stack first, then alone.
-    pub(crate) fn unit_destinations(
+    /// The moves of unit `u` (those of [`State::moves_of`]), handed to `f` in order as
+    /// (alone, destination, facing): with its stack first if it is the upper unit or alone in
+    /// its hex, then alone if it has a stack-mate (7.1).
+    pub(crate) fn unit_moves(
         &self,
         u: UnitId,
         sit: &crate::zoc::Situation,
-        mut f: impl FnMut(bool, Vec<crate::movement::Destination>),
+        mut f: impl FnMut(bool, Hex, Vertex),
     ) {
         let st = self.unit(u);
         if st.moved || !self.may_move_now(u) {
@@ -318,10 +319,10 @@ impl State {
         };
         let top = mate.is_none_or(|m| self.def(u).stacked_over == Some(m));
         if top {
-            f(false, self.destinations_in(u, false, sit));
+            self.each_destination(u, false, sit, |h, v| f(false, h, v));
         }
         if mate.is_some() {
-            f(true, self.destinations_in(u, true, sit));
+            self.each_destination(u, true, sit, |h, v| f(true, h, v));
         }
     }
 

@@ -202,6 +202,8 @@ impl State {
         // The hexes of each set-up rule and movement class, all a unit's hexes depend on
         // ([`State::rule_hexes`]), worked out once.
         let mut areas: Vec<(usize, crate::scenario::MoveClass, Vec<Hex>)> = Vec::new();
+        // Each unit placed by itself, with the hexes and facings of its placements.
+        let mut placing: Vec<(UnitId, usize, &[Vertex])> = Vec::with_capacity(units.len());
         for &u in &units {
             if self.placed_with_another(u) {
                 continue;
@@ -224,9 +226,16 @@ impl State {
             } else {
                 &Vertex::ALL
             };
-            let hexes = &areas[k].2;
-            out.reserve(hexes.len() * facings.len());
-            for &h in hexes {
+            placing.push((u, k, facings));
+        }
+        out.reserve(
+            placing
+                .iter()
+                .map(|&(_, k, f)| areas[k].2.len() * f.len())
+                .sum(),
+        );
+        for &(u, k, facings) in &placing {
+            for &h in &areas[k].2 {
                 for &facing in facings {
                     out.push(Action::Place {
                         unit: u,
