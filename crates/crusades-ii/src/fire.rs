@@ -138,6 +138,17 @@ impl State {
     /// of the activated command (or a free skirmish or artillery unit) fires offensively, and each
     /// enemy unit may fire defensively once a turn, at hexes holding units that take part.
     pub fn fire_targets(&self, u: UnitId) -> Vec<Hex> {
+        self.fire_targets_among(u, &self.unit_hexes(self.battle.enemy(self.side(u))))
+    }
+
+    /// The hexes of `side`'s combat units on the map, in unit order (a hex once per unit).
+    pub(crate) fn unit_hexes(&self, side: Seat) -> Vec<Hex> {
+        self.on_map(side).filter_map(|u| self.hex(u)).collect()
+    }
+
+    /// [`State::fire_targets`] of unit `u`, given the hexes of its enemy's units
+    /// ([`State::unit_hexes`]): one list serves every unit of a side.
+    pub(crate) fn fire_targets_among(&self, u: UnitId, enemies: &[Hex]) -> Vec<Hex> {
         if !self.may_fire(u) {
             return Vec::new();
         }
@@ -154,13 +165,11 @@ impl State {
         let Some(from) = self.hex(u) else {
             return Vec::new();
         };
-        let enemy = self.battle.enemy(self.side(u));
         let mut out: Vec<Hex> = Vec::new();
         let mut line = Vec::new();
         // The cheap tests first; each is a condition of its own, so their order does not
         // change the targets.
-        for e in self.on_map(enemy) {
-            let Some(h) = self.hex(e) else { continue };
+        for &h in enemies {
             let d = from.distance(h);
             if self.range_modifier(u, d).is_none() {
                 continue;

@@ -520,6 +520,37 @@ impl Destination {
     }
 }
 
+/// What a unit's moves are handed to, one by one and in order, by
+/// [`State::each_destination`].
+pub(crate) trait MoveSink {
+    /// At most `n` more moves are coming.
+    fn room(&mut self, n: usize);
+    /// A move: whether the unit leaves its stack (7.1), the destination and the facing.
+    fn take(&mut self, alone: bool, to: Hex, facing: Vertex);
+}
+
+/// A list of moves.
+impl MoveSink for Vec<(bool, Hex, Vertex)> {
+    fn room(&mut self, n: usize) {
+        self.reserve(n);
+    }
+
+    fn take(&mut self, alone: bool, to: Hex, facing: Vertex) {
+        self.push((alone, to, facing));
+    }
+}
+
+/// Moves looked at one by one (by the closure), not kept.
+pub(crate) struct EachMove<F>(pub F);
+
+impl<F: FnMut(bool, Hex, Vertex)> MoveSink for EachMove<F> {
+    fn room(&mut self, _: usize) {}
+
+    fn take(&mut self, alone: bool, to: Hex, facing: Vertex) {
+        (self.0)(alone, to, facing)
+    }
+}
+
 /// The buffers of [`State::leader_destinations`], kept between searches like [`Search`]'s:
 /// each search unsets only what the one before set (even if it was cut short).
 #[derive(Default)]
@@ -1156,14 +1187,15 @@ impl State {
         self.end_limits(u, &lim, all, sit)
     }
 
-    /// The hex and facing of each of [`State::destinations_in`], handed to `emit` in the same
-    /// order as found, never listed: what a selection's moves and the doctrine ask for.
+    /// The hex and facing of each of [`State::destinations_in`] of unit `u` (moving `alone`
+    /// or not), handed to `sink` in the same order as found, never listed: what a selection's
+    /// moves and the doctrine ask for.
     pub(crate) fn each_destination(
         &self,
         u: UnitId,
         alone: bool,
         sit: &Situation,
-        mut emit: impl FnMut(Hex, Vertex),
+        sink: &mut impl MoveSink,
     ) {
         let group = self.moving_group(u, alone);
         if group.iter().any(|&g| self.unit(g).moved) {
@@ -1176,14 +1208,17 @@ impl State {
             let never = None::<fn(usize, u32) -> bool>;
             // The sweep's end-of-move limits hand the destinations out: nothing is listed.
             self.reach_with(&lim, sit, Method::Sweep, never, |swept| {
-                self.swept_end_limits(u, sit, swept, &mut |h, f, _| emit(h, f));
+                sink.room(swept.room());
+                self.swept_end_limits(u, sit, swept, &mut |h, f, _| sink.take(alone, h, f));
                 Vec::new()
             });
             return;
         }
         let all = self.reach(&lim, sit, Method::Sweep);
-        for d in self.end_limits(u, &lim, all, sit) {
-            emit(d.hex, d.facing);
+        let kept = self.end_limits(u, &lim, all, sit);
+        sink.room(kept.len());
+        for d in kept {
+            sink.take(alone, d.hex, d.facing);
         }
     }
 

@@ -79,8 +79,9 @@ impl State {
                 out.push(Action::EndWithdrawal);
             }
             Phase::DefensiveFire | Phase::OffensiveFire => {
+                let enemies = self.unit_hexes(self.battle.enemy(seat));
                 for u in self.on_map(seat).collect::<Vec<_>>() {
-                    for t in self.fire_targets(u) {
+                    for t in self.fire_targets_among(u, &enemies) {
                         out.push(Action::Fire { unit: u, target: t });
                     }
                 }
@@ -186,6 +187,7 @@ impl State {
         let picks = self.selectable();
         let may_end = self.movement_may_end();
         let fresh = picks.iter().any(|p| !self.deselected.contains(p));
+        out.reserve(picks.len() + 1);
         for p in picks {
             if (fresh || may_end) && self.deselected.contains(&p) {
                 continue;
@@ -223,10 +225,9 @@ impl State {
         let sit = std::cell::OnceCell::new();
         let units = self.unit_ids().map(Pick::Unit);
         let leaders = self.leader_ids().map(Pick::Leader);
-        units
-            .chain(leaders)
-            .filter(|&p| self.is_selectable(p, &sit))
-            .collect()
+        let mut out = Vec::with_capacity(self.units.len() + self.leaders.len());
+        out.extend(units.chain(leaders).filter(|&p| self.is_selectable(p, &sit)));
+        out
     }
 
     /// Whether a counter of the phasing side may still move this Movement Phase (8.0, 8.1,
@@ -279,9 +280,9 @@ impl State {
         match p {
             Pick::Unit(unit) => {
                 let mut moves = Vec::new();
-                self.unit_moves(unit, &self.situation(), |alone, hex, facing| {
-                    moves.push((alone, hex, facing));
-                });
+                self.unit_moves(unit, &self.situation(), &mut moves);
+                // Kept while the counter is selected: no more room than the moves take.
+                moves.shrink_to_fit();
                 SelectedMoves::Unit { unit, moves }
             }
             Pick::Leader(leader) => SelectedMoves::Leader {
@@ -295,14 +296,14 @@ impl State {
         }
     }
 
-    /// The moves of unit `u` (those of [`State::moves_of`]), handed to `f` in order as
+    /// The moves of unit `u` (those of [`State::moves_of`]), handed to `sink` in order as
     /// (alone, destination, facing): with its stack first if it is the upper unit or alone in
     /// its hex, then alone if it has a stack-mate (7.1).
     pub(crate) fn unit_moves(
         &self,
         u: UnitId,
         sit: &crate::zoc::Situation,
-        mut f: impl FnMut(bool, Hex, Vertex),
+        sink: &mut impl crate::movement::MoveSink,
     ) {
         let st = self.unit(u);
         if st.moved || !self.may_move_now(u) {
@@ -319,10 +320,10 @@ impl State {
         };
         let top = mate.is_none_or(|m| self.def(u).stacked_over == Some(m));
         if top {
-            self.each_destination(u, false, sit, |h, v| f(false, h, v));
+            self.each_destination(u, false, sit, sink);
         }
         if mate.is_some() {
-            self.each_destination(u, true, sit, |h, v| f(true, h, v));
+            self.each_destination(u, true, sit, sink);
         }
     }
 
@@ -1128,7 +1129,10 @@ impl State {
                 Phase::Withdrawal(s) => self.withdrawers(s).is_empty(),
                 Phase::DefensiveFire | Phase::OffensiveFire => {
                     let seat = self.firing_seat();
-                    !self.on_map(seat).any(|u| !self.fire_targets(u).is_empty())
+                    let enemies = self.unit_hexes(self.battle.enemy(seat));
+                    !self
+                        .on_map(seat)
+                        .any(|u| !self.fire_targets_among(u, &enemies).is_empty())
                 }
                 Phase::Melee => self.melee_declarations().is_empty(),
                 Phase::MeleeFacing(s) => self.facing_changers(s).is_empty(),

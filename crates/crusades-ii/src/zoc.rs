@@ -307,6 +307,13 @@ impl State {
         })
     }
 
+    /// `f` of the hexes in the ZOC of `side`'s combat units ([`State::zoc_of`]), kept from
+    /// earlier questions while those units stand as they did ([`Recent`]).
+    pub fn with_zoc<R>(&self, side: Seat, f: impl FnOnce(&[bool]) -> R) -> R {
+        let analysis = self.side_analysis(side);
+        f(analysis.zoc.get_or_init(|| self.zoc_of(side)))
+    }
+
     /// The [`Situation`] now (shared: recently worked out ones are kept, see
     /// [`Recent`]).
     pub fn situation(&self) -> Rc<Situation> {
