@@ -89,11 +89,7 @@ impl State {
     pub fn attack_representatives(&self) -> Vec<UnitId> {
         self.on_map(self.active)
             .filter(|&u| self.may_attack(u))
-            .filter(|&u| {
-                self.stack_at(self.hex(u).unwrap_or(Hex { q: 0, r: 0 }))
-                    .first()
-                    == Some(&u)
-            })
+            .filter(|&u| self.tops_stack(u))
             .collect()
     }
 

@@ -1475,9 +1475,13 @@ impl State {
     /// searching only until the first is found, and each unit's moves only until its first
     /// move off its hex.
     pub fn any_unmoved_obligation(&self) -> bool {
-        let sit = self.situation();
+        self.any_unmoved_obligation_in(&self.situation())
+    }
+
+    /// [`State::any_unmoved_obligation`] in the situation now, `sit`.
+    pub(crate) fn any_unmoved_obligation_in(&self, sit: &Situation) -> bool {
         let found = self
-            .obligations(&sit, |u| self.has_move_off(u, &sit))
+            .obligations(sit, |u| self.has_move_off(u, sit))
             .next()
             .is_some();
         found

@@ -88,10 +88,12 @@ impl State {
                 out.push(Action::EndFire);
             }
             Phase::Melee => {
-                for (target, attackers) in self.melee_declarations() {
+                let declarations = self.melee_declarations();
+                let may_end = self.melee_obligations_given(&declarations).is_empty();
+                for (target, attackers) in declarations {
                     out.push(Action::Melee { target, attackers });
                 }
-                if self.melee_obligations().is_empty() {
+                if may_end {
                     out.push(Action::EndMelee);
                 }
             }
@@ -184,8 +186,10 @@ impl State {
             out.push(Action::Deselect);
             return;
         }
-        let picks = self.selectable();
-        let may_end = self.movement_may_end();
+        // One map analysis for both questions.
+        let sit = std::cell::OnceCell::new();
+        let picks = self.selectable_in(&sit);
+        let may_end = self.movement_may_end_in(&sit);
         let fresh = picks.iter().any(|p| !self.deselected.contains(p));
         out.reserve(picks.len() + 1);
         for p in picks {
@@ -221,12 +225,16 @@ impl State {
     /// 12.1, 16.11), units first, in id order: those whose moves are worth listing
     /// ([`State::is_selectable`]).
     fn selectable(&self) -> Vec<Pick> {
-        // The map analysis only for a unit out of command (worked out once, if at all).
-        let sit = std::cell::OnceCell::new();
+        self.selectable_in(&std::cell::OnceCell::new())
+    }
+
+    /// [`State::selectable`], with the map analysis in `sit` (worked out there once, only
+    /// for a unit out of command).
+    fn selectable_in(&self, sit: &std::cell::OnceCell<std::rc::Rc<Situation>>) -> Vec<Pick> {
         let units = self.unit_ids().map(Pick::Unit);
         let leaders = self.leader_ids().map(Pick::Leader);
         let mut out = Vec::with_capacity(self.units.len() + self.leaders.len());
-        out.extend(units.chain(leaders).filter(|&p| self.is_selectable(p, &sit)));
+        out.extend(units.chain(leaders).filter(|&p| self.is_selectable(p, sit)));
         out
     }
 
@@ -330,7 +338,14 @@ impl State {
     /// Whether the Movement Phase may end: no unit must still move (5.1, 12.1) and no split
     /// leader must still join his cavalry (16.3).
     fn movement_may_end(&self) -> bool {
-        !self.any_unmoved_obligation() && self.split_leader_obligations().is_empty()
+        self.movement_may_end_in(&std::cell::OnceCell::new())
+    }
+
+    /// [`State::movement_may_end`], with the map analysis in `sit` (worked out there if not
+    /// yet).
+    fn movement_may_end_in(&self, sit: &std::cell::OnceCell<std::rc::Rc<Situation>>) -> bool {
+        !self.any_unmoved_obligation_in(sit.get_or_init(|| self.situation()))
+            && self.split_leader_obligations().is_empty()
     }
 
     /// Crusades II 16.11: whether a unit may move in this Movement Phase as far as action chits go:
@@ -370,7 +385,12 @@ impl State {
     /// Units of the phasing player that must still melee: those that fired at an adjacent hex
     /// in offensive fire (9.31) and Attack units in an enemy ZOC that have not fought (5.11).
     pub fn melee_obligations(&self) -> Vec<UnitId> {
-        let decl = self.melee_declarations();
+        self.melee_obligations_given(&self.melee_declarations())
+    }
+
+    /// [`State::melee_obligations`], given the melee declarations now
+    /// ([`State::melee_declarations`]).
+    fn melee_obligations_given(&self, decl: &[(Hex, Vec<UnitId>)]) -> Vec<UnitId> {
         self.attack_representatives()
             .into_iter()
             .filter(|&u| {

@@ -586,6 +586,26 @@ impl State {
         here
     }
 
+    /// Whether unit `u`, on the map, is the top unit of its hex: first in
+    /// [`State::stack_at`], without listing the stack.
+    pub fn tops_stack(&self, u: UnitId) -> bool {
+        let Some(h) = self.hex(u) else {
+            return false;
+        };
+        // `stack_at` puts first the units written as stacked over another unit there, in id
+        // order, then the rest in id order.
+        let mut first = None;
+        let mut first_over = None;
+        for v in self.unit_ids().filter(|&v| self.hex(v) == Some(h)) {
+            first.get_or_insert(v);
+            let over = self.def(v).stacked_over;
+            if first_over.is_none() && over.is_some_and(|o| self.hex(o) == Some(h)) {
+                first_over = Some(v);
+            }
+        }
+        first_over.or(first) == Some(u)
+    }
+
     /// The other unit of a unit's stack, if still stacked.
     pub fn stack_mate(&self, u: UnitId) -> Option<UnitId> {
         let h = self.hex(u)?;
