@@ -332,3 +332,24 @@ impl State {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines read from the table of [`sight_lines`] are those [`line_between`] works out,
+    /// from firers anywhere (negative coordinates too) to every hex within range and beyond.
+    #[test]
+    fn lines_from_the_table_are_the_lines_between() {
+        let mut line = Vec::new();
+        for from in [Hex::new(0, 0), Hex::new(7, -3), Hex::new(-5, 12), Hex::new(23, 9)] {
+            for dq in -MAX_RANGE - 1..=MAX_RANGE + 1 {
+                for dr in -MAX_RANGE - 1..=MAX_RANGE + 1 {
+                    let to = Hex::new(from.q + dq, from.r + dr);
+                    sight_line(from, to, &mut line);
+                    assert_eq!(line, line_between(from, to), "{from:?} to {to:?}");
+                }
+            }
+        }
+    }
+}

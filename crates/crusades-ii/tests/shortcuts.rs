@@ -2,8 +2,9 @@
 //! the positions of random games: the end-of-movement check that stops at the first unit
 //! found able to move, the units' moves swept hex by hex (against the plain search over
 //! hexes, facings and free turns), a leader's moves searched on the map's dense tables, set-up
-//! actions and fire checked without listing every one, and the map analysis (zones of
-//! control, distances to the enemy) kept from one decision to the next.
+//! actions and fire checked without listing every one, the map analysis (zones of
+//! control, distances to the enemy) kept from one decision to the next, and the top of a stack
+//! found without listing the stack.
 
 mod common;
 
@@ -192,6 +193,16 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
                         kept.near(&s, side),
                         fresh.near(&s, side),
                         "{scenario} seed {seed} ply {plies}: distances to {side:?}"
+                    );
+                }
+                // The top of each stack found without listing it: first of the stack.
+                for u in s.unit_ids() {
+                    let Some(h) = s.hex(u) else { continue };
+                    assert_eq!(
+                        s.tops_stack(u),
+                        s.stack_at(h).first() == Some(&u),
+                        "{scenario} seed {seed} ply {plies}: the top of {}'s stack",
+                        s.name(u)
                     );
                 }
                 checked[3] += 1;
