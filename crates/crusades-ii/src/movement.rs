@@ -229,6 +229,8 @@ const UNSWEPT_LANES: Lanes = lanes(UNSWEPT);
 const LANE_TOPS: Lanes = lanes(0x80);
 /// The lanes of the facings with the free turn used.
 const TURNED_LANES: Lanes = 0x0000_8080_8080_8080;
+/// The lanes of the facings (0 to 5), as listed by [`Swept::ends`].
+const FACING_LANES: Lanes = TURNED_LANES;
 /// The lane of the first facing with the free turn unused.
 const UNTURNED_LANE: Lanes = 0x80 << 48;
 
@@ -255,6 +257,20 @@ fn lanes_at(costs: Lanes, c: u8) -> Lanes {
 /// The lanes holding more than `c`.
 fn lanes_above(costs: Lanes, c: u8) -> Lanes {
     ((costs | LANE_TOPS) - lanes(c + 1)) & LANE_TOPS
+}
+
+/// The facing lanes of `costs` reached.
+fn reached_facings(costs: Lanes) -> Lanes {
+    !lanes_at(costs, UNSWEPT) & FACING_LANES
+}
+
+/// Every facing lane if `yes`, else none.
+fn all_if(yes: bool) -> Lanes {
+    if yes {
+        FACING_LANES
+    } else {
+        0
+    }
 }
 
 /// `costs` with the lanes of `set` lowered to `c`.
@@ -464,31 +480,31 @@ impl Swept<'_> {
         })
     }
 
-    /// Hands `emit` (hex, facing, cost) the destinations of the hexes `ends` lists whose cost
-    /// `keep(hex index, cost)` says yes to, in the order of the plain search's: by hex, then
-    /// by facing.
+    /// Hands `emit` (hex, facing, cost) the destinations of the hexes `ends` lists that
+    /// `keep(hex index, costs)` keeps (the set of facing lanes it gives, [`FACING_LANES`] for
+    /// all), in the order of the plain search's: by hex, then by facing.
     fn each(
         &self,
         ends: impl Iterator<Item = (usize, Lanes)>,
-        mut keep: impl FnMut(usize, u8) -> bool,
+        mut keep: impl FnMut(usize, Lanes) -> Lanes,
         emit: &mut impl FnMut(Hex, Vertex, u8),
     ) {
         for (i, costs) in ends {
             let Some(h) = self.grid.hex_at(i) else {
                 continue;
             };
-            for (v, facing) in Vertex::ALL.into_iter().enumerate() {
-                let c = lane(costs, v);
-                if c != UNSWEPT && keep(i, c) {
-                    emit(h, facing, c);
-                }
+            let mut kept = keep(i, costs) & reached_facings(costs);
+            while kept != 0 {
+                let v = kept.trailing_zeros() as usize / 8;
+                kept &= kept - 1;
+                emit(h, Vertex::ALL[v], lane(costs, v));
             }
         }
     }
 
     /// Every destination found ([`Swept::each`] of every end).
     fn each_end(&self, emit: &mut impl FnMut(Hex, Vertex, u8)) {
-        self.each(self.ends(), |_, _| true, emit);
+        self.each(self.ends(), |_, _| FACING_LANES, emit);
     }
 
     /// Room for every destination found: six facings of each hex reached.
@@ -565,7 +581,8 @@ struct LeaderSearch {
     hexes: Vec<usize>,
     /// The grid indices marked in `enemy_held`.
     held: Vec<usize>,
-    heap: std::collections::BinaryHeap<std::cmp::Reverse<u64>>,
+    /// Grid indices by cost: Dial's buckets.
+    buckets: Vec<Vec<usize>>,
 }
 
 thread_local! {
@@ -1244,7 +1261,7 @@ impl State {
         let moved = |i: usize| i != si;
         if unit.routed {
             // 5.5: away from the closest enemy combat units.
-            return swept.each(swept.ends(), |i, _| !moved(i) || near[i] > d0, emit);
+            return swept.each(swept.ends(), |i, _| all_if(!moved(i) || near[i] > d0), emit);
         }
         if !self.skirmisher(u) && unit.out_of_command {
             // 5.33: if they move, within command span of their leader or as close as possible.
@@ -1261,31 +1278,36 @@ impl State {
                 .filter_map(|(i, _)| gap(i))
                 .min();
             let ends = swept.ends().filter(|&(i, _)| !moved(i) || gap(i) == best);
-            return swept.each(ends, |_, _| true, emit);
+            return swept.each(ends, |_, _| FACING_LANES, emit);
         }
         if !self.follows_chit(u) {
             return swept.each_end(emit);
         }
         let ma = self.values(u).movement as u32;
         let chit = self.chit(u);
-        let ok = |i: usize, cost: u8| chit_allows(chit, ma, true, d0, near[i], u32::from(cost));
+        // The facings of hex `i` reached at `costs` that comply.
+        let ok = |i: usize, costs: Lanes| chit_allows_lanes(chit, ma, d0, near[i], costs);
         let moved_ok = swept
             .ends()
-            .any(|(i, c)| moved(i) && (0..6).any(|v| lane(c, v) != UNSWEPT && ok(i, lane(c, v))));
+            .any(|(i, c)| moved(i) && ok(i, c) & reached_facings(c) != 0);
         if moved_ok {
             // Turning in place is always allowed when the chit permits staying.
             let stay_ok = !self.must_move_in(u, sit);
-            return swept.each(swept.ends(), |i, c| ok(i, c) || (!moved(i) && stay_ok), emit);
+            return swept.each(
+                swept.ends(),
+                |i, c| ok(i, c) | all_if(!moved(i) && stay_ok),
+                emit,
+            );
         }
         if chit == Some(Chit::Muster) && d0 < 5 {
             // 5.16: as nearly as they can.
             let best = swept.ends().map(|(i, _)| near[i]).max().unwrap_or(d0);
             if best > d0 {
-                return swept.each(swept.ends(), |i, _| near[i] == best, emit);
+                return swept.each(swept.ends(), |i, _| all_if(near[i] == best), emit);
             }
         }
         // Note to 5.1: a unit that cannot comply stays where it is (it may turn in place).
-        swept.each(swept.ends(), |i, _| !moved(i), emit)
+        swept.each(swept.ends(), |i, _| all_if(!moved(i)), emit)
     }
 
     fn end_limits(
@@ -1528,7 +1550,7 @@ impl State {
                 enemy_held,
                 hexes,
                 held,
-                heap,
+                buckets,
             } = &mut *search;
             // Unset what the search before set.
             for &i in hexes.iter() {
@@ -1540,7 +1562,7 @@ impl State {
             }
             hexes.clear();
             held.clear();
-            heap.clear();
+            buckets.iter_mut().for_each(Vec::clear);
             if cost.len() < grid.len() {
                 cost.resize(grid.len(), u32::MAX);
                 number.resize(grid.len(), u32::MAX);
@@ -1551,12 +1573,13 @@ impl State {
             for &i in held.iter() {
                 enemy_held[i] = true;
             }
-            self.leader_search(l, si, cost, number, enemy_held, hexes, heap)
+            self.leader_search(l, si, cost, number, enemy_held, hexes, buckets)
         })
     }
 
     /// The search of [`State::leader_destinations`] from grid index `si`, in the buffers
-    /// given (`cost` and `number` unset, `u32::MAX`, everywhere; `hexes` and `heap` empty).
+    /// given (`cost` and `number` unset, `u32::MAX`, everywhere; `hexes` and `buckets`
+    /// empty).
     #[allow(clippy::too_many_arguments)]
     fn leader_search(
         &self,
@@ -1566,58 +1589,93 @@ impl State {
         number: &mut [u32],
         enemy_held: &[bool],
         hexes: &mut Vec<usize>,
-        heap: &mut std::collections::BinaryHeap<std::cmp::Reverse<u64>>,
+        buckets: &mut Vec<Vec<usize>>,
     ) -> Vec<(Hex, HalfPoints)> {
         let map = &self.battle.map;
         let grid = &map.grid;
         let steps = &map.step_cost[MoveClass::Leaders.index()];
         const BUDGET: u32 = 16;
-        // Dijkstra over grid indices; a hex's number is the order it was first reached,
-        // which breaks ties between equal costs.
+        if buckets.len() <= BUDGET as usize {
+            buckets.resize_with(BUDGET as usize + 1, Vec::new);
+        }
+        // Dijkstra over grid indices by Dial's buckets, settling the hexes of a cost in the
+        // order first reached (a hex's number): cheapest first, ties to the first reached.
         hexes.push(si);
         cost[si] = 0;
         number[si] = 0;
-        heap.push(std::cmp::Reverse(0u64));
+        buckets[0].push(si);
         let mut out = Vec::new();
-        while let Some(std::cmp::Reverse(key)) = heap.pop() {
-            let c = (key >> 32) as u32;
-            let i = hexes[(key & u64::from(u32::MAX)) as usize];
-            if cost[i] != c {
-                continue; // reached more cheaply since
-            }
-            if i != si {
-                if let Some(h) = grid.hex_at(i) {
-                    if self.split_leader_may_enter(l, h) {
-                        out.push((h, c as HalfPoints));
+        for c in 0..=BUDGET {
+            // This cost's hexes, the first reached last (taken from the end).
+            let mut now = std::mem::take(&mut buckets[c as usize]);
+            now.sort_unstable_by_key(|&i| std::cmp::Reverse(number[i]));
+            while let Some(i) = now.pop() {
+                if cost[i] != c {
+                    continue; // reached more cheaply since
+                }
+                if i != si {
+                    if let Some(h) = grid.hex_at(i) {
+                        if self.split_leader_may_enter(l, h) {
+                            out.push((h, c as HalfPoints));
+                        }
+                    }
+                }
+                for (&to, &step) in map.neighbour[i].iter().zip(&steps[i]) {
+                    if to == OFF_GRID {
+                        continue;
+                    }
+                    let to = to as usize;
+                    if enemy_held[to] {
+                        continue;
+                    }
+                    let Some(step) = step else { continue };
+                    let next = c + u32::from(step);
+                    if next > BUDGET {
+                        continue;
+                    }
+                    if number[to] == u32::MAX {
+                        number[to] = hexes.len() as u32;
+                        hexes.push(to);
+                    } else if next >= cost[to] {
+                        continue;
+                    }
+                    cost[to] = next;
+                    if next == c {
+                        // A step costing nothing: settled with this cost's hexes, in its turn.
+                        let key = std::cmp::Reverse(number[to]);
+                        let at = now.partition_point(|&j| std::cmp::Reverse(number[j]) < key);
+                        now.insert(at, to);
+                    } else {
+                        buckets[next as usize].push(to);
                     }
                 }
             }
-            for (&to, &step) in map.neighbour[i].iter().zip(&steps[i]) {
-                if to == OFF_GRID {
-                    continue;
-                }
-                let to = to as usize;
-                if enemy_held[to] {
-                    continue;
-                }
-                let Some(step) = step else { continue };
-                let next = c + u32::from(step);
-                if next > BUDGET {
-                    continue;
-                }
-                if number[to] == u32::MAX {
-                    number[to] = hexes.len() as u32;
-                    hexes.push(to);
-                } else if next >= cost[to] {
-                    continue;
-                }
-                cost[to] = next;
-                heap.push(std::cmp::Reverse(
-                    u64::from(next) << 32 | u64::from(number[to]),
-                ));
-            }
+            // Keep the room for the next search.
+            buckets[c as usize] = now;
         }
         out
+    }
+}
+
+/// [`chit_allows`] of a move from the map (`d0` hexes from the nearest enemy) to a hex `dist`
+/// hexes from it, for each facing lane of `costs` (the half points each facing is reached
+/// for): the lanes that comply. Only the Attack chit asks about the cost (5.11).
+fn chit_allows_lanes(chit: Option<Chit>, ma: u32, d0: u32, dist: u32, costs: Lanes) -> Lanes {
+    match chit {
+        Some(Chit::Attack) if d0 != 1 => {
+            // 5.11: at least half the allowance (rounded up), ending closer.
+            let least = ma.div_ceil(2) * 2;
+            if dist >= d0 {
+                0
+            } else if least == 0 {
+                FACING_LANES
+            } else if least > u32::from(UNSWEPT) {
+                0
+            } else {
+                lanes_above(costs, (least - 1) as u8) & FACING_LANES
+            }
+        }
+        _ => all_if(chit_allows(chit, ma, true, d0, dist, 0)),
     }
 }
 
