@@ -543,16 +543,27 @@ pub(crate) trait MoveSink {
     fn room(&mut self, n: usize);
     /// A move: whether the unit leaves its stack (7.1), the destination and the facing.
     fn take(&mut self, alone: bool, to: Hex, facing: Vertex);
+    /// The entry hex of the path of the move just taken (12.1), for a reinforcement.
+    fn entered(&mut self, entry: Option<Hex>);
 }
 
-/// A list of moves.
-impl MoveSink for Vec<(bool, Hex, Vertex)> {
+/// A list of moves, with their entry hexes ([`crate::state::SelectedMoves::Unit`]: none
+/// listed unless a move has one).
+impl MoveSink for (Vec<(bool, Hex, Vertex)>, Vec<Option<Hex>>) {
     fn room(&mut self, n: usize) {
-        self.reserve(n);
+        self.0.reserve(n);
     }
 
     fn take(&mut self, alone: bool, to: Hex, facing: Vertex) {
-        self.push((alone, to, facing));
+        self.0.push((alone, to, facing));
+    }
+
+    fn entered(&mut self, entry: Option<Hex>) {
+        let (moves, entries) = self;
+        if entry.is_some() || !entries.is_empty() {
+            entries.resize(moves.len() - 1, None);
+            entries.push(entry);
+        }
     }
 }
 
@@ -565,6 +576,8 @@ impl<F: FnMut(bool, Hex, Vertex)> MoveSink for EachMove<F> {
     fn take(&mut self, alone: bool, to: Hex, facing: Vertex) {
         (self.0)(alone, to, facing)
     }
+
+    fn entered(&mut self, _: Option<Hex>) {}
 }
 
 /// The buffers of [`State::leader_destinations`], kept between searches like [`Search`]'s:
@@ -1236,6 +1249,7 @@ impl State {
         sink.room(kept.len());
         for d in kept {
             sink.take(alone, d.hex, d.facing);
+            sink.entered(d.entry);
         }
     }
 

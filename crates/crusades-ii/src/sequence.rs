@@ -287,11 +287,16 @@ impl State {
     fn selected_moves_of(&self, p: Pick) -> SelectedMoves {
         match p {
             Pick::Unit(unit) => {
-                let mut moves = Vec::new();
-                self.unit_moves(unit, &self.situation(), &mut moves);
+                let mut listed = (Vec::new(), Vec::new());
+                self.unit_moves(unit, &self.situation(), &mut listed);
+                let (mut moves, entries) = listed;
                 // Kept while the counter is selected: no more room than the moves take.
                 moves.shrink_to_fit();
-                SelectedMoves::Unit { unit, moves }
+                SelectedMoves::Unit {
+                    unit,
+                    moves,
+                    entries,
+                }
             }
             Pick::Leader(leader) => SelectedMoves::Leader {
                 leader,
@@ -616,7 +621,14 @@ impl State {
                 facing,
                 via,
             } => {
-                self.move_unit(unit, alone, to, facing, &via, log);
+                // A reinforcement's entry hex, found when it was selected (with its moves).
+                let entry = match (&self.selected_moves, via.is_empty()) {
+                    (Some(moves), true) if self.unit(unit).loc == Loc::Waiting => {
+                        moves.entry_of(unit, alone, to, facing)
+                    }
+                    _ => None,
+                };
+                self.move_unit(unit, alone, to, facing, &via, entry, log);
                 self.selected = None;
                 self.selected_moves = None;
                 self.deselected.clear();
@@ -796,6 +808,10 @@ impl State {
         self.selected = Some(p);
     }
 
+    /// Moves `unit` (with its stack unless `alone`) to `to` facing `facing`, by the path
+    /// `via` (or the cheapest); `known_entry` is a reinforcement's entry hex if already known
+    /// (the one the search below finds).
+    #[allow(clippy::too_many_arguments)]
     fn move_unit(
         &mut self,
         unit: UnitId,
@@ -803,11 +819,14 @@ impl State {
         to: Hex,
         facing: Vertex,
         via: &[Hex],
+        known_entry: Option<Option<Hex>>,
         log: &mut Log,
     ) {
         let from = self.unit(unit).loc;
         // A reinforcement's path tells its entry hex (12.1).
-        let entry = if from == Loc::Waiting {
+        let entry = if let (Loc::Waiting, Some(known)) = (from, known_entry) {
+            known
+        } else if from == Loc::Waiting {
             let mut route = via.to_vec();
             if !route.is_empty() {
                 route.push(to);
