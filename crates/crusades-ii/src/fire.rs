@@ -342,7 +342,12 @@ mod tests {
     #[test]
     fn lines_from_the_table_are_the_lines_between() {
         let mut line = Vec::new();
-        for from in [Hex::new(0, 0), Hex::new(7, -3), Hex::new(-5, 12), Hex::new(23, 9)] {
+        for from in [
+            Hex::new(0, 0),
+            Hex::new(7, -3),
+            Hex::new(-5, 12),
+            Hex::new(23, 9),
+        ] {
             for dq in -MAX_RANGE - 1..=MAX_RANGE + 1 {
                 for dr in -MAX_RANGE - 1..=MAX_RANGE + 1 {
                     let to = Hex::new(from.q + dq, from.r + dr);
