@@ -28,13 +28,15 @@ impl State {
         occupants: &[Option<Seat>],
     ) -> Vec<Hex> {
         let grid = &self.battle.map.grid;
-        self.span_reach(side, from, span, ez, occupants)
+        let mut dist = vec![u32::MAX; grid.len()];
+        self.span_reach(side, from, span, ez, occupants, &mut dist)
             .into_iter()
             .filter_map(|i| grid.hex_at(i))
             .collect()
     }
 
-    /// [`State::span_area_in`], as grid indices.
+    /// [`State::span_area_in`], as grid indices; `dist` is working space, one entry per hex
+    /// (grid index), `u32::MAX` everywhere before and after.
     fn span_reach(
         &self,
         side: Seat,
@@ -42,13 +44,13 @@ impl State {
         span: u32,
         ez: &[bool],
         occupants: &[Option<Seat>],
+        dist: &mut [u32],
     ) -> Vec<usize> {
         let enemy = self.battle.enemy(side);
         let map = &self.battle.map;
         let grid = &map.grid;
         // Breadth-first over grid indices (neighbours in `Direction::ALL` order), the hexes
         // listed in the order first reached.
-        let mut dist = vec![u32::MAX; grid.len()];
         let mut reached: Vec<usize> = Vec::new();
         if let Some(i) = grid.index(from) {
             dist[i] = 0;
@@ -80,6 +82,9 @@ impl State {
                 reached.push(n);
             }
         }
+        for &i in &reached {
+            dist[i] = u32::MAX;
+        }
         reached
     }
 
@@ -89,21 +94,23 @@ impl State {
         let grid = &self.battle.map.grid;
         // Each leader's span area (5.31), one flag per hex (grid index).
         let mut areas: Vec<Option<Vec<bool>>> = vec![None; self.leaders.len()];
-        let ez = self.zoc_of(self.battle.enemy(side));
         let occupants = self.first_occupants();
-        for l in self.leader_ids() {
-            let d = &self.battle.leaders[l as usize];
-            if d.side != side {
-                continue;
-            }
-            if let Some(h) = self.leaders[l as usize].loc.hex() {
-                let mut area = vec![false; grid.len()];
-                for i in self.span_reach(side, h, self.span(l), &ez, &occupants) {
-                    area[i] = true;
+        let mut dist = vec![u32::MAX; grid.len()];
+        self.with_zoc(self.battle.enemy(side), |ez| {
+            for l in self.leader_ids() {
+                let d = &self.battle.leaders[l as usize];
+                if d.side != side {
+                    continue;
                 }
-                areas[l as usize] = Some(area);
+                if let Some(h) = self.leaders[l as usize].loc.hex() {
+                    let mut area = vec![false; grid.len()];
+                    for i in self.span_reach(side, h, self.span(l), ez, &occupants, &mut dist) {
+                        area[i] = true;
+                    }
+                    areas[l as usize] = Some(area);
+                }
             }
-        }
+        });
         let overall = self.overall_leader(side);
         let units: Vec<UnitId> = self.on_map(side).collect();
         // Per unit: its hex, leader and whether it is a skirmisher (5.3, 5.4).
