@@ -34,6 +34,15 @@ fn sight_lines() -> &'static [Vec<LosCell>] {
     })
 }
 
+/// The modifier of a Range Table column (`ranges`) at `distance` hexes, or `None` out of
+/// range (9.11).
+fn range_in(ranges: &[Option<i32>; 6], distance: u32) -> Option<i32> {
+    if distance == 0 || distance > 6 {
+        return None;
+    }
+    ranges[distance as usize - 1]
+}
+
 /// Writes [`line_between`] `from` and `to` to `line` (from the table of [`sight_lines`] within
 /// the Range Table's reach).
 fn sight_line(from: Hex, to: Hex, line: &mut Vec<LosCell>) {
@@ -67,10 +76,7 @@ impl State {
     /// The range modifier for a unit firing `distance` hexes, or `None` out of range (9.11).
     pub fn range_modifier(&self, u: UnitId, distance: u32) -> Option<i32> {
         let col = self.battle.utype(u).fire_column?;
-        if distance == 0 || distance > 6 {
-            return None;
-        }
-        self.battle.tables.range[col][distance as usize - 1]
+        range_in(&self.battle.tables.range[col], distance)
     }
 
     /// Whether the target hex `to` lies through the firer's frontal hexsides (9.1): the line
@@ -165,13 +171,18 @@ impl State {
         let Some(from) = self.hex(u) else {
             return Vec::new();
         };
+        // The unit's column of the Range Table ([`State::range_modifier`]).
+        let Some(col) = self.battle.utype(u).fire_column else {
+            return Vec::new();
+        };
+        let ranges = &self.battle.tables.range[col];
         let mut out: Vec<Hex> = Vec::new();
         let mut line = Vec::new();
         // The cheap tests first; each is a condition of its own, so their order does not
         // change the targets.
         for &h in enemies {
             let d = from.distance(h);
-            if self.range_modifier(u, d).is_none() {
+            if range_in(ranges, d).is_none() {
                 continue;
             }
             if out.contains(&h) || self.fire_closed.contains(&h) {
