@@ -490,10 +490,13 @@ impl Swept<'_> {
         emit: &mut impl FnMut(Hex, Vertex, u8),
     ) {
         for (i, costs) in ends {
+            let mut kept = keep(i, costs) & reached_facings(costs);
+            if kept == 0 {
+                continue;
+            }
             let Some(h) = self.grid.hex_at(i) else {
                 continue;
             };
-            let mut kept = keep(i, costs) & reached_facings(costs);
             while kept != 0 {
                 let v = kept.trailing_zeros() as usize / 8;
                 kept &= kept - 1;
