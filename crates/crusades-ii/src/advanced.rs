@@ -473,16 +473,18 @@ impl State {
     /// of a turn (the Order Phase).
     pub fn may_split(&self, l: LeaderId) -> bool {
         let st = &self.leaders[l as usize];
+        if !(self.options.split_commands
+            && !st.split
+            && st.chit == Some(Chit::Attack)
+            && st.loc.hex().is_some())
+        {
+            return false;
+        }
         let mine: Vec<UnitId> = self
             .unit_ids()
             .filter(|&u| self.def(u).leader == l && self.hex(u).is_some())
             .collect();
-        self.options.split_commands
-            && !st.split
-            && st.chit == Some(Chit::Attack)
-            && st.loc.hex().is_some()
-            && mine.iter().any(|&u| self.split_cavalry(u))
-            && mine.iter().any(|&u| self.split_infantry(u))
+        mine.iter().any(|&u| self.split_cavalry(u)) && mine.iter().any(|&u| self.split_infantry(u))
     }
 
     /// Crusades II 16.3: "At the beginning of any turn in which the leader is in command span

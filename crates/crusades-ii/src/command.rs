@@ -27,12 +27,30 @@ impl State {
         ez: &[bool],
         occupants: &[Option<Seat>],
     ) -> Vec<Hex> {
+        let grid = &self.battle.map.grid;
+        let mut dist = vec![u32::MAX; grid.len()];
+        self.span_reach(side, from, span, ez, occupants, &mut dist)
+            .into_iter()
+            .filter_map(|i| grid.hex_at(i))
+            .collect()
+    }
+
+    /// [`State::span_area_in`], as grid indices; `dist` is working space, one entry per hex
+    /// (grid index), `u32::MAX` everywhere before and after.
+    fn span_reach(
+        &self,
+        side: Seat,
+        from: Hex,
+        span: u32,
+        ez: &[bool],
+        occupants: &[Option<Seat>],
+        dist: &mut [u32],
+    ) -> Vec<usize> {
         let enemy = self.battle.enemy(side);
         let map = &self.battle.map;
         let grid = &map.grid;
         // Breadth-first over grid indices (neighbours in `Direction::ALL` order), the hexes
         // listed in the order first reached.
-        let mut dist = vec![u32::MAX; grid.len()];
         let mut reached: Vec<usize> = Vec::new();
         if let Some(i) = grid.index(from) {
             dist[i] = 0;
@@ -64,36 +82,55 @@ impl State {
                 reached.push(n);
             }
         }
-        reached.into_iter().filter_map(|i| grid.hex_at(i)).collect()
+        for &i in &reached {
+            dist[i] = u32::MAX;
+        }
+        reached
     }
 
     /// Which units of `side` are in command now (5.3, 5.31, 5.32, 5.34, 4.3). Skirmishers are
     /// never checked (5.3) and count as in command.
     pub fn command_status(&self, side: Seat) -> Vec<(UnitId, bool)> {
-        let mut areas: Vec<Option<Vec<Hex>>> = vec![None; self.leaders.len()];
-        let ez = self.zoc_of(self.battle.enemy(side));
+        let grid = &self.battle.map.grid;
+        // Each leader's span area (5.31), one flag per hex (grid index).
+        let mut areas: Vec<Option<Vec<bool>>> = vec![None; self.leaders.len()];
         let occupants = self.first_occupants();
-        for l in self.leader_ids() {
-            let d = &self.battle.leaders[l as usize];
-            if d.side != side {
-                continue;
+        let mut dist = vec![u32::MAX; grid.len()];
+        self.with_zoc(self.battle.enemy(side), |ez| {
+            for l in self.leader_ids() {
+                let d = &self.battle.leaders[l as usize];
+                if d.side != side {
+                    continue;
+                }
+                if let Some(h) = self.leaders[l as usize].loc.hex() {
+                    let mut area = vec![false; grid.len()];
+                    for i in self.span_reach(side, h, self.span(l), ez, &occupants, &mut dist) {
+                        area[i] = true;
+                    }
+                    areas[l as usize] = Some(area);
+                }
             }
-            if let Some(h) = self.leaders[l as usize].loc.hex() {
-                areas[l as usize] = Some(self.span_area_in(side, h, self.span(l), &ez, &occupants));
-            }
-        }
+        });
         let overall = self.overall_leader(side);
         let units: Vec<UnitId> = self.on_map(side).collect();
+        // Per unit: its hex, leader and whether it is a skirmisher (5.3, 5.4).
+        let hexes: Vec<Option<Hex>> = units.iter().map(|&u| self.hex(u)).collect();
+        let leaders: Vec<LeaderId> = units.iter().map(|&u| self.def(u).leader).collect();
+        let skirmishers: Vec<bool> = units.iter().map(|&u| self.skirmisher(u)).collect();
         let mut status: Vec<(UnitId, bool)> = units
             .iter()
-            .map(|&u| {
-                if self.skirmisher(u) {
+            .enumerate()
+            .map(|(k, &u)| {
+                if skirmishers[k] {
                     return (u, true);
                 }
-                let h = self.hex(u).unwrap_or(Hex { q: 0, r: 0 });
-                let leader = self.def(u).leader;
-                let near = |l: LeaderId| areas[l as usize].as_ref().is_some_and(|a| a.contains(&h));
-                (u, near(leader) || overall.is_some_and(near))
+                let at = grid.index(hexes[k].unwrap_or(Hex { q: 0, r: 0 }));
+                let near = |l: LeaderId| {
+                    areas[l as usize]
+                        .as_ref()
+                        .is_some_and(|a| at.is_some_and(|i| a[i]))
+                };
+                (u, near(leaders[k]) || overall.is_some_and(near))
             })
             .collect();
         // 5.32: extension through chains of adjacent in-command units of the same leader.
@@ -103,14 +140,14 @@ impl State {
                 if status[i].1 {
                     continue;
                 }
-                let u = status[i].0;
-                let h = self.hex(u);
-                let leader = self.def(u).leader;
-                let linked = status.iter().any(|&(v, ok)| {
-                    ok && v != u
-                        && !self.skirmisher(v)
-                        && self.def(v).leader == leader
-                        && self.hex(v).zip(h).is_some_and(|(a, b)| a.distance(b) == 1)
+                let linked = (0..status.len()).any(|j| {
+                    status[j].1
+                        && j != i
+                        && !skirmishers[j]
+                        && leaders[j] == leaders[i]
+                        && hexes[j]
+                            .zip(hexes[i])
+                            .is_some_and(|(a, b)| a.distance(b) == 1)
                 });
                 if linked {
                     status[i].1 = true;

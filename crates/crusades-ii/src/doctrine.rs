@@ -617,11 +617,10 @@ impl<'a> Sight<'a> {
         let mut best = NO_MOVE;
         match p {
             Pick::Unit(u) => {
-                s.unit_destinations(u, self.situation(), |alone, dests| {
-                    for d in dests {
-                        best = f64::max(best, self.movement(u, alone, d.hex, d.facing));
-                    }
+                let mut score = crate::movement::EachMove(|alone, to, facing| {
+                    best = f64::max(best, self.movement(u, alone, to, facing));
                 });
+                s.unit_moves(u, self.situation(), &mut score);
             }
             Pick::Leader(l) => {
                 for (h, _) in s.leader_destinations(l) {

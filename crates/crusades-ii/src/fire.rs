@@ -8,6 +8,58 @@ use crate::morale::CheckKind;
 use crate::scenario::{CombatResult, UnitId};
 use crate::state::{Fury, Phase, State};
 
+/// The farthest the Range Table reaches (9.11: six hexes).
+const MAX_RANGE: i32 = 6;
+
+/// The cells of [`line_between`] the origin and each hex within [`MAX_RANGE`] of it, by the
+/// hex's offset (`(q + MAX_RANGE) * (2 * MAX_RANGE + 1) + r + MAX_RANGE`). A line depends
+/// only on where its end lies from its start (its cells move with both ends: the arithmetic is
+/// on differences, and the order of hexes is kept by a move), so one table serves every firer.
+/// Worked out once per process and never changed.
+fn sight_lines() -> &'static [Vec<LosCell>] {
+    static LINES: std::sync::OnceLock<Vec<Vec<LosCell>>> = std::sync::OnceLock::new();
+    LINES.get_or_init(|| {
+        let side = 2 * MAX_RANGE + 1;
+        (0..side * side)
+            .map(|k| {
+                let to = Hex::new(k / side - MAX_RANGE, k % side - MAX_RANGE);
+                let origin = Hex::new(0, 0);
+                if origin.distance(to) <= MAX_RANGE as u32 {
+                    line_between(origin, to)
+                } else {
+                    Vec::new()
+                }
+            })
+            .collect()
+    })
+}
+
+/// The modifier of a Range Table column (`ranges`) at `distance` hexes, or `None` out of
+/// range (9.11).
+fn range_in(ranges: &[Option<i32>; 6], distance: u32) -> Option<i32> {
+    if distance == 0 || distance > 6 {
+        return None;
+    }
+    ranges[distance as usize - 1]
+}
+
+/// Writes [`line_between`] `from` and `to` to `line` (from the table of [`sight_lines`] within
+/// the Range Table's reach).
+fn sight_line(from: Hex, to: Hex, line: &mut Vec<LosCell>) {
+    line.clear();
+    if from.distance(to) > MAX_RANGE as u32 {
+        line.extend(line_between(from, to));
+        return;
+    }
+    let d = to - from;
+    let side = 2 * MAX_RANGE + 1;
+    let cells = &sight_lines()[((d.q + MAX_RANGE) * side + d.r + MAX_RANGE) as usize];
+    line.extend(cells.iter().map(|&c| match c {
+        LosCell::Hex(h) => LosCell::Hex(h + from),
+        LosCell::Hexside(a, b) => LosCell::Hexside(a + from, b + from),
+    }));
+}
+
 impl State {
     /// Whether a unit may fire at all this segment (9.1, 10.1, 16.42, 12.21).
     pub fn may_fire(&self, u: UnitId) -> bool {
@@ -24,10 +76,7 @@ impl State {
     /// The range modifier for a unit firing `distance` hexes, or `None` out of range (9.11).
     pub fn range_modifier(&self, u: UnitId, distance: u32) -> Option<i32> {
         let col = self.battle.utype(u).fire_column?;
-        if distance == 0 || distance > 6 {
-            return None;
-        }
-        self.battle.tables.range[col][distance as usize - 1]
+        range_in(&self.battle.tables.range[col], distance)
     }
 
     /// Whether the target hex `to` lies through the firer's frontal hexsides (9.1): the line
@@ -71,7 +120,9 @@ impl State {
     /// Whether `from` sees `to` (9.2). A line running along a hexside is blocked only when
     /// both hexes block it: the firer may look down either side (rules notes, 9.2).
     pub fn line_of_sight(&self, from: Hex, to: Hex) -> bool {
-        from.distance(to) <= 1 || self.line_clear(from, to, &line_between(from, to))
+        let mut line = Vec::new();
+        sight_line(from, to, &mut line);
+        from.distance(to) <= 1 || self.line_clear(from, to, &line)
     }
 
     /// Whether no cell of `line` (from `from` to `to`) blocks the line of sight (9.2).
@@ -93,6 +144,17 @@ impl State {
     /// of the activated command (or a free skirmish or artillery unit) fires offensively, and each
     /// enemy unit may fire defensively once a turn, at hexes holding units that take part.
     pub fn fire_targets(&self, u: UnitId) -> Vec<Hex> {
+        self.fire_targets_among(u, &self.unit_hexes(self.battle.enemy(self.side(u))))
+    }
+
+    /// The hexes of `side`'s combat units on the map, in unit order (a hex once per unit).
+    pub(crate) fn unit_hexes(&self, side: Seat) -> Vec<Hex> {
+        self.on_map(side).filter_map(|u| self.hex(u)).collect()
+    }
+
+    /// [`State::fire_targets`] of unit `u`, given the hexes of its enemy's units
+    /// ([`State::unit_hexes`]): one list serves every unit of a side.
+    pub(crate) fn fire_targets_among(&self, u: UnitId, enemies: &[Hex]) -> Vec<Hex> {
         if !self.may_fire(u) {
             return Vec::new();
         }
@@ -109,14 +171,18 @@ impl State {
         let Some(from) = self.hex(u) else {
             return Vec::new();
         };
-        let enemy = self.battle.enemy(self.side(u));
+        // The unit's column of the Range Table ([`State::range_modifier`]).
+        let Some(col) = self.battle.utype(u).fire_column else {
+            return Vec::new();
+        };
+        let ranges = &self.battle.tables.range[col];
         let mut out: Vec<Hex> = Vec::new();
+        let mut line = Vec::new();
         // The cheap tests first; each is a condition of its own, so their order does not
         // change the targets.
-        for e in self.on_map(enemy) {
-            let Some(h) = self.hex(e) else { continue };
+        for &h in enemies {
             let d = from.distance(h);
-            if self.range_modifier(u, d).is_none() {
+            if range_in(ranges, d).is_none() {
                 continue;
             }
             if out.contains(&h) || self.fire_closed.contains(&h) {
@@ -131,11 +197,11 @@ impl State {
                 continue;
             }
             // The line is worked out once, for the front (9.1) and the sight (9.2).
-            let line = if d > 1 {
-                line_between(from, h)
+            if d > 1 {
+                sight_line(from, h, &mut line);
             } else {
-                Vec::new()
-            };
+                line.clear();
+            }
             if self.in_front(u, from, h, &line) && (d <= 1 || self.line_clear(from, h, &line)) {
                 out.push(h);
             }
@@ -273,6 +339,32 @@ impl State {
         for v in self.stack_at(hex) {
             if !self.morale_check(v, CheckKind::Result, log) {
                 self.rout(v, 1, 3, log);
+            }
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The lines read from the table of [`sight_lines`] are those [`line_between`] works out,
+    /// from firers anywhere (negative coordinates too) to every hex within range and beyond.
+    #[test]
+    fn lines_from_the_table_are_the_lines_between() {
+        let mut line = Vec::new();
+        for from in [
+            Hex::new(0, 0),
+            Hex::new(7, -3),
+            Hex::new(-5, 12),
+            Hex::new(23, 9),
+        ] {
+            for dq in -MAX_RANGE - 1..=MAX_RANGE + 1 {
+                for dr in -MAX_RANGE - 1..=MAX_RANGE + 1 {
+                    let to = Hex::new(from.q + dq, from.r + dr);
+                    sight_line(from, to, &mut line);
+                    assert_eq!(line, line_between(from, to), "{from:?} to {to:?}");
+                }
             }
         }
     }

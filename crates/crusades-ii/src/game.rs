@@ -112,7 +112,7 @@ impl Startable for State {
         let mut out = Vec::new();
         let mut errors = DataErrors::default();
         for id in BATTLES {
-            match scenario::load(data, id) {
+            match scenario::shared(data, id) {
                 Ok(b) => out.push(ScenarioInfo {
                     id: b.id.clone(),
                     title: b.title.clone(),
@@ -128,7 +128,7 @@ impl Startable for State {
     fn start(setup: &Setup, data: &DataSet) -> Result<Self, DataErrors> {
         setup.check_scenario("crusades-ii", &BATTLES)?;
         let options = Options::parse(&setup.options).map_err(DataErrors::command_line)?;
-        let battle = scenario::load(data, &setup.scenario)?;
+        let battle = scenario::shared(data, &setup.scenario)?;
         let mut state = State::new(battle, options, Dice::new(setup.seed, setup.dice));
         if let Some(text) = &setup.position {
             state.load_position(text)?;

@@ -89,11 +89,7 @@ impl State {
     pub fn attack_representatives(&self) -> Vec<UnitId> {
         self.on_map(self.active)
             .filter(|&u| self.may_attack(u))
-            .filter(|&u| {
-                self.stack_at(self.hex(u).unwrap_or(Hex { q: 0, r: 0 }))
-                    .first()
-                    == Some(&u)
-            })
+            .filter(|&u| self.tops_stack(u))
             .collect()
     }
 
@@ -101,9 +97,10 @@ impl State {
     /// with each non-empty set of stacks that may attack it (listed in unit order).
     pub fn melee_declarations(&self) -> Vec<(Hex, Vec<UnitId>)> {
         let reps = self.attack_representatives();
+        let reach: Vec<Vec<Hex>> = reps.iter().map(|&u| self.melee_targets(u)).collect();
         let mut targets: Vec<Hex> = Vec::new();
-        for &u in &reps {
-            for t in self.melee_targets(u) {
+        for ts in &reach {
+            for &t in ts {
                 if !targets.contains(&t) && !self.attacked.contains(&t) {
                     targets.push(t);
                 }
@@ -113,8 +110,9 @@ impl State {
         for t in targets {
             let able: Vec<UnitId> = reps
                 .iter()
-                .copied()
-                .filter(|&u| self.melee_targets(u).contains(&t))
+                .zip(&reach)
+                .filter(|(_, ts)| ts.contains(&t))
+                .map(|(&u, _)| u)
                 .collect();
             let n = able.len().min(6);
             for mask in 1u32..(1 << n) {

@@ -232,40 +232,45 @@ impl State {
         let side = self.side(u);
         let class = self.move_class(u);
         let enemy = self.battle.enemy(side);
-        let ez = self.zoc_of(enemy);
         let mate = self.stack_mate(u);
-        let mut frontier = vec![start];
-        let mut seen = vec![start];
-        let mut out = Vec::new();
-        for step in 1..=max {
-            let mut next = Vec::new();
-            for &h in &frontier {
-                for d in Direction::ALL {
-                    let n = h.neighbour(d);
-                    if seen.contains(&n) || !self.battle.map.contains(n) {
-                        continue;
-                    }
-                    if !self.passable(class, h, d) || self.zoc_at(&ez, n) {
-                        continue;
-                    }
-                    if self
-                        .stack_at(n)
-                        .into_iter()
-                        .any(|v| Some(v) != mate && v != u)
-                    {
-                        continue; // enemy-occupied, or friendly combat units
-                    }
-                    let _ = enemy;
-                    seen.push(n);
-                    next.push(n);
-                    if step >= min {
-                        out.push(n);
+        let grid = &self.battle.map.grid;
+        // Hexes (by grid index) holding combat units but the unit and its stack-mate: enemy
+        // units, or friendly ones.
+        let mut held = vec![false; grid.len()];
+        for v in self.unit_ids().filter(|&v| Some(v) != mate && v != u) {
+            if let Some(i) = self.hex(v).and_then(|h| grid.index(h)) {
+                held[i] = true;
+            }
+        }
+        self.with_zoc(enemy, |ez| {
+            let mut frontier = vec![start];
+            let mut seen = vec![start];
+            let mut out = Vec::new();
+            for step in 1..=max {
+                let mut next = Vec::new();
+                for &h in &frontier {
+                    for d in Direction::ALL {
+                        let n = h.neighbour(d);
+                        if seen.contains(&n) || !self.battle.map.contains(n) {
+                            continue;
+                        }
+                        if !self.passable(class, h, d) || self.zoc_at(ez, n) {
+                            continue;
+                        }
+                        if grid.index(n).is_some_and(|i| held[i]) {
+                            continue; // enemy-occupied, or friendly combat units
+                        }
+                        seen.push(n);
+                        next.push(n);
+                        if step >= min {
+                            out.push(n);
+                        }
                     }
                 }
+                frontier = next;
             }
-            frontier = next;
-        }
-        out
+            out
+        })
     }
 
     /// Moves a unit (with its stack-mate if that too must retreat, and leaders left alone)

@@ -229,6 +229,8 @@ const UNSWEPT_LANES: Lanes = lanes(UNSWEPT);
 const LANE_TOPS: Lanes = lanes(0x80);
 /// The lanes of the facings with the free turn used.
 const TURNED_LANES: Lanes = 0x0000_8080_8080_8080;
+/// The lanes of the facings (0 to 5), as listed by [`Swept::ends`].
+const FACING_LANES: Lanes = TURNED_LANES;
 /// The lane of the first facing with the free turn unused.
 const UNTURNED_LANE: Lanes = 0x80 << 48;
 
@@ -255,6 +257,20 @@ fn lanes_at(costs: Lanes, c: u8) -> Lanes {
 /// The lanes holding more than `c`.
 fn lanes_above(costs: Lanes, c: u8) -> Lanes {
     ((costs | LANE_TOPS) - lanes(c + 1)) & LANE_TOPS
+}
+
+/// The facing lanes of `costs` reached.
+fn reached_facings(costs: Lanes) -> Lanes {
+    !lanes_at(costs, UNSWEPT) & FACING_LANES
+}
+
+/// Every facing lane if `yes`, else none.
+fn all_if(yes: bool) -> Lanes {
+    if yes {
+        FACING_LANES
+    } else {
+        0
+    }
 }
 
 /// `costs` with the lanes of `set` lowered to `c`.
@@ -464,43 +480,107 @@ impl Swept<'_> {
         })
     }
 
-    /// The destinations of the hexes `ends` lists whose cost `keep(hex index, cost)` says
-    /// yes to, in the order of the plain search's: by hex, then by facing.
-    fn listed(
+    /// Hands `emit` (hex, facing, cost) the destinations of the hexes `ends` lists that
+    /// `keep(hex index, costs)` keeps (the set of facing lanes it gives, [`FACING_LANES`] for
+    /// all), in the order of the plain search's: by hex, then by facing.
+    fn each(
         &self,
         ends: impl Iterator<Item = (usize, Lanes)>,
-        mut keep: impl FnMut(usize, u8) -> bool,
-    ) -> Vec<Destination> {
-        let mut out = Vec::with_capacity(
-            6 * self
-                .reached
-                .iter()
-                .map(|w| w.count_ones() as usize)
-                .sum::<usize>(),
-        );
+        mut keep: impl FnMut(usize, Lanes) -> Lanes,
+        emit: &mut impl FnMut(Hex, Vertex, u8),
+    ) {
         for (i, costs) in ends {
+            let mut kept = keep(i, costs) & reached_facings(costs);
+            if kept == 0 {
+                continue;
+            }
             let Some(h) = self.grid.hex_at(i) else {
                 continue;
             };
-            for (v, facing) in Vertex::ALL.into_iter().enumerate() {
-                let c = lane(costs, v);
-                if c != UNSWEPT && keep(i, c) {
-                    out.push(Destination {
-                        hex: h,
-                        facing,
-                        cost: HalfPoints::from(c),
-                        entry: None,
-                    });
-                }
+            while kept != 0 {
+                let v = kept.trailing_zeros() as usize / 8;
+                kept &= kept - 1;
+                emit(h, Vertex::ALL[v], lane(costs, v));
             }
         }
-        out
+    }
+
+    /// Every destination found ([`Swept::each`] of every end).
+    fn each_end(&self, emit: &mut impl FnMut(Hex, Vertex, u8)) {
+        self.each(self.ends(), |_, _| FACING_LANES, emit);
+    }
+
+    /// Room for every destination found: six facings of each hex reached.
+    fn room(&self) -> usize {
+        6 * self
+            .reached
+            .iter()
+            .map(|w| w.count_ones() as usize)
+            .sum::<usize>()
     }
 
     /// Every destination found.
     fn all(&self) -> Vec<Destination> {
-        self.listed(self.ends(), |_, _| true)
+        let mut out = Vec::with_capacity(self.room());
+        self.each_end(&mut |hex, facing, c| out.push(Destination::swept(hex, facing, c)));
+        out
     }
+}
+
+impl Destination {
+    /// A destination a sweep found (from the map: no entry hex).
+    fn swept(hex: Hex, facing: Vertex, cost: u8) -> Self {
+        Destination {
+            hex,
+            facing,
+            cost: HalfPoints::from(cost),
+            entry: None,
+        }
+    }
+}
+
+/// What a unit's moves are handed to, one by one and in order, by
+/// [`State::each_destination`].
+pub(crate) trait MoveSink {
+    /// At most `n` more moves are coming.
+    fn room(&mut self, n: usize);
+    /// A move: whether the unit leaves its stack (7.1), the destination and the facing.
+    fn take(&mut self, alone: bool, to: Hex, facing: Vertex);
+    /// The entry hex of the path of the move just taken (12.1), for a reinforcement.
+    fn entered(&mut self, entry: Option<Hex>);
+}
+
+/// A list of moves, with their entry hexes ([`crate::state::SelectedMoves::Unit`]: none
+/// listed unless a move has one).
+impl MoveSink for (Vec<(bool, Hex, Vertex)>, Vec<Option<Hex>>) {
+    fn room(&mut self, n: usize) {
+        self.0.reserve(n);
+    }
+
+    fn take(&mut self, alone: bool, to: Hex, facing: Vertex) {
+        self.0.push((alone, to, facing));
+    }
+
+    fn entered(&mut self, entry: Option<Hex>) {
+        let (moves, entries) = self;
+        if entry.is_some() || !entries.is_empty() {
+            entries.resize(moves.len() - 1, None);
+            entries.push(entry);
+        }
+    }
+}
+
+/// Moves looked at one by one (by the closure), not kept.
+pub(crate) struct EachMove<F>(pub F);
+
+impl<F: FnMut(bool, Hex, Vertex)> MoveSink for EachMove<F> {
+    fn room(&mut self, _: usize) {}
+
+    fn take(&mut self, alone: bool, to: Hex, facing: Vertex) {
+        (self.0)(alone, to, facing)
+    }
+
+    fn entered(&mut self, _: Option<Hex>) {}
 }
 
 /// The buffers of [`State::leader_destinations`], kept between searches like [`Search`]'s:
@@ -517,7 +597,8 @@ struct LeaderSearch {
     hexes: Vec<usize>,
     /// The grid indices marked in `enemy_held`.
     held: Vec<usize>,
-    heap: std::collections::BinaryHeap<std::cmp::Reverse<u64>>,
+    /// Grid indices by cost: Dial's buckets.
+    buckets: Vec<Vec<usize>>,
 }
 
 thread_local! {
@@ -1127,7 +1208,11 @@ impl State {
             let never = None::<fn(usize, u32) -> bool>;
             return self
                 .reach_with(&lim, sit, method, never, |swept| {
-                    self.swept_end_limits(u, sit, swept)
+                    let mut out = Vec::with_capacity(swept.room());
+                    self.swept_end_limits(u, sit, swept, &mut |h, f, c| {
+                        out.push(Destination::swept(h, f, c))
+                    });
+                    out
                 })
                 .unwrap_or_default();
         }
@@ -1135,28 +1220,71 @@ impl State {
         self.end_limits(u, &lim, all, sit)
     }
 
+    /// The hex and facing of each of [`State::destinations_in`] of unit `u` (moving `alone`
+    /// or not), handed to `sink` in the same order as found, never listed: what a selection's
+    /// moves and the doctrine ask for.
+    pub(crate) fn each_destination(
+        &self,
+        u: UnitId,
+        alone: bool,
+        sit: &Situation,
+        sink: &mut impl MoveSink,
+    ) {
+        let group = self.moving_group(u, alone);
+        if group.iter().any(|&g| self.unit(g).moved) {
+            return;
+        }
+        let Some(lim) = self.limits(&group, sit) else {
+            return;
+        };
+        if Self::sweeps(&lim, Method::Sweep) {
+            let never = None::<fn(usize, u32) -> bool>;
+            // The sweep's end-of-move limits hand the destinations out: nothing is listed.
+            self.reach_with(&lim, sit, Method::Sweep, never, |swept| {
+                sink.room(swept.room());
+                self.swept_end_limits(u, sit, swept, &mut |h, f, _| sink.take(alone, h, f));
+                Vec::new()
+            });
+            return;
+        }
+        let all = self.reach(&lim, sit, Method::Sweep);
+        let kept = self.end_limits(u, &lim, all, sit);
+        sink.room(kept.len());
+        for d in kept {
+            sink.take(alone, d.hex, d.facing);
+            sink.entered(d.entry);
+        }
+    }
+
     /// [`State::end_limits`] of unit `u`'s destinations in a finished sweep from the map:
     /// the same limits, asked hex by hex of the sweep's costs, without listing first the
-    /// destinations they drop.
-    fn swept_end_limits(&self, u: UnitId, sit: &Situation, swept: &Swept) -> Vec<Destination> {
+    /// destinations they drop. Each destination kept is handed to `emit` (hex, facing, cost),
+    /// in the order of the plain search's.
+    fn swept_end_limits(
+        &self,
+        u: UnitId,
+        sit: &Situation,
+        swept: &Swept,
+        emit: &mut impl FnMut(Hex, Vertex, u8),
+    ) {
         let lim = swept.ground.lim;
         let unit = self.unit(u);
         let enemy = self.battle.enemy(lim.side);
         let near = sit.near(self, enemy);
         let Some(si) = swept.ground.start else {
-            return Vec::new();
+            return;
         };
         let d0 = near[si];
         let moved = |i: usize| i != si;
         if unit.routed {
             // 5.5: away from the closest enemy combat units.
-            return swept.listed(swept.ends(), |i, _| !moved(i) || near[i] > d0);
+            return swept.each(swept.ends(), |i, _| all_if(!moved(i) || near[i] > d0), emit);
         }
         if !self.skirmisher(u) && unit.out_of_command {
             // 5.33: if they move, within command span of their leader or as close as possible.
             let leader = self.def(u).leader;
             let Some(lh) = self.leaders[leader as usize].loc.hex() else {
-                return swept.all();
+                return swept.each_end(emit);
             };
             let span = self.span(leader);
             let grid = swept.grid;
@@ -1167,31 +1295,36 @@ impl State {
                 .filter_map(|(i, _)| gap(i))
                 .min();
             let ends = swept.ends().filter(|&(i, _)| !moved(i) || gap(i) == best);
-            return swept.listed(ends, |_, _| true);
+            return swept.each(ends, |_, _| FACING_LANES, emit);
         }
         if !self.follows_chit(u) {
-            return swept.all();
+            return swept.each_end(emit);
         }
         let ma = self.values(u).movement as u32;
         let chit = self.chit(u);
-        let ok = |i: usize, cost: u8| chit_allows(chit, ma, true, d0, near[i], u32::from(cost));
+        // The facings of hex `i` reached at `costs` that comply.
+        let ok = |i: usize, costs: Lanes| chit_allows_lanes(chit, ma, d0, near[i], costs);
         let moved_ok = swept
             .ends()
-            .any(|(i, c)| moved(i) && (0..6).any(|v| lane(c, v) != UNSWEPT && ok(i, lane(c, v))));
+            .any(|(i, c)| moved(i) && ok(i, c) & reached_facings(c) != 0);
         if moved_ok {
             // Turning in place is always allowed when the chit permits staying.
             let stay_ok = !self.must_move_in(u, sit);
-            return swept.listed(swept.ends(), |i, c| ok(i, c) || (!moved(i) && stay_ok));
+            return swept.each(
+                swept.ends(),
+                |i, c| ok(i, c) | all_if(!moved(i) && stay_ok),
+                emit,
+            );
         }
         if chit == Some(Chit::Muster) && d0 < 5 {
             // 5.16: as nearly as they can.
             let best = swept.ends().map(|(i, _)| near[i]).max().unwrap_or(d0);
             if best > d0 {
-                return swept.listed(swept.ends(), |i, _| near[i] == best);
+                return swept.each(swept.ends(), |i, _| all_if(near[i] == best), emit);
             }
         }
         // Note to 5.1: a unit that cannot comply stays where it is (it may turn in place).
-        swept.listed(swept.ends(), |i, _| !moved(i))
+        swept.each(swept.ends(), |i, _| all_if(!moved(i)), emit)
     }
 
     fn end_limits(
@@ -1381,9 +1514,13 @@ impl State {
     /// searching only until the first is found, and each unit's moves only until its first
     /// move off its hex.
     pub fn any_unmoved_obligation(&self) -> bool {
-        let sit = self.situation();
+        self.any_unmoved_obligation_in(&self.situation())
+    }
+
+    /// [`State::any_unmoved_obligation`] in the situation now, `sit`.
+    pub(crate) fn any_unmoved_obligation_in(&self, sit: &Situation) -> bool {
         let found = self
-            .obligations(&sit, |u| self.has_move_off(u, &sit))
+            .obligations(sit, |u| self.has_move_off(u, sit))
             .next()
             .is_some();
         found
@@ -1430,7 +1567,7 @@ impl State {
                 enemy_held,
                 hexes,
                 held,
-                heap,
+                buckets,
             } = &mut *search;
             // Unset what the search before set.
             for &i in hexes.iter() {
@@ -1442,7 +1579,7 @@ impl State {
             }
             hexes.clear();
             held.clear();
-            heap.clear();
+            buckets.iter_mut().for_each(Vec::clear);
             if cost.len() < grid.len() {
                 cost.resize(grid.len(), u32::MAX);
                 number.resize(grid.len(), u32::MAX);
@@ -1453,12 +1590,13 @@ impl State {
             for &i in held.iter() {
                 enemy_held[i] = true;
             }
-            self.leader_search(l, si, cost, number, enemy_held, hexes, heap)
+            self.leader_search(l, si, cost, number, enemy_held, hexes, buckets)
         })
     }
 
     /// The search of [`State::leader_destinations`] from grid index `si`, in the buffers
-    /// given (`cost` and `number` unset, `u32::MAX`, everywhere; `hexes` and `heap` empty).
+    /// given (`cost` and `number` unset, `u32::MAX`, everywhere; `hexes` and `buckets`
+    /// empty).
     #[allow(clippy::too_many_arguments)]
     fn leader_search(
         &self,
@@ -1468,58 +1606,93 @@ impl State {
         number: &mut [u32],
         enemy_held: &[bool],
         hexes: &mut Vec<usize>,
-        heap: &mut std::collections::BinaryHeap<std::cmp::Reverse<u64>>,
+        buckets: &mut Vec<Vec<usize>>,
     ) -> Vec<(Hex, HalfPoints)> {
         let map = &self.battle.map;
         let grid = &map.grid;
         let steps = &map.step_cost[MoveClass::Leaders.index()];
         const BUDGET: u32 = 16;
-        // Dijkstra over grid indices; a hex's number is the order it was first reached,
-        // which breaks ties between equal costs.
+        if buckets.len() <= BUDGET as usize {
+            buckets.resize_with(BUDGET as usize + 1, Vec::new);
+        }
+        // Dijkstra over grid indices by Dial's buckets, settling the hexes of a cost in the
+        // order first reached (a hex's number): cheapest first, ties to the first reached.
         hexes.push(si);
         cost[si] = 0;
         number[si] = 0;
-        heap.push(std::cmp::Reverse(0u64));
+        buckets[0].push(si);
         let mut out = Vec::new();
-        while let Some(std::cmp::Reverse(key)) = heap.pop() {
-            let c = (key >> 32) as u32;
-            let i = hexes[(key & u64::from(u32::MAX)) as usize];
-            if cost[i] != c {
-                continue; // reached more cheaply since
-            }
-            if i != si {
-                if let Some(h) = grid.hex_at(i) {
-                    if self.split_leader_may_enter(l, h) {
-                        out.push((h, c as HalfPoints));
+        for c in 0..=BUDGET {
+            // This cost's hexes, the first reached last (taken from the end).
+            let mut now = std::mem::take(&mut buckets[c as usize]);
+            now.sort_unstable_by_key(|&i| std::cmp::Reverse(number[i]));
+            while let Some(i) = now.pop() {
+                if cost[i] != c {
+                    continue; // reached more cheaply since
+                }
+                if i != si {
+                    if let Some(h) = grid.hex_at(i) {
+                        if self.split_leader_may_enter(l, h) {
+                            out.push((h, c as HalfPoints));
+                        }
+                    }
+                }
+                for (&to, &step) in map.neighbour[i].iter().zip(&steps[i]) {
+                    if to == OFF_GRID {
+                        continue;
+                    }
+                    let to = to as usize;
+                    if enemy_held[to] {
+                        continue;
+                    }
+                    let Some(step) = step else { continue };
+                    let next = c + u32::from(step);
+                    if next > BUDGET {
+                        continue;
+                    }
+                    if number[to] == u32::MAX {
+                        number[to] = hexes.len() as u32;
+                        hexes.push(to);
+                    } else if next >= cost[to] {
+                        continue;
+                    }
+                    cost[to] = next;
+                    if next == c {
+                        // A step costing nothing: settled with this cost's hexes, in its turn.
+                        let key = std::cmp::Reverse(number[to]);
+                        let at = now.partition_point(|&j| std::cmp::Reverse(number[j]) < key);
+                        now.insert(at, to);
+                    } else {
+                        buckets[next as usize].push(to);
                     }
                 }
             }
-            for (&to, &step) in map.neighbour[i].iter().zip(&steps[i]) {
-                if to == OFF_GRID {
-                    continue;
-                }
-                let to = to as usize;
-                if enemy_held[to] {
-                    continue;
-                }
-                let Some(step) = step else { continue };
-                let next = c + u32::from(step);
-                if next > BUDGET {
-                    continue;
-                }
-                if number[to] == u32::MAX {
-                    number[to] = hexes.len() as u32;
-                    hexes.push(to);
-                } else if next >= cost[to] {
-                    continue;
-                }
-                cost[to] = next;
-                heap.push(std::cmp::Reverse(
-                    u64::from(next) << 32 | u64::from(number[to]),
-                ));
-            }
+            // Keep the room for the next search.
+            buckets[c as usize] = now;
         }
         out
+    }
+}
+
+/// [`chit_allows`] of a move from the map (`d0` hexes from the nearest enemy) to a hex `dist`
+/// hexes from it, for each facing lane of `costs` (the half points each facing is reached
+/// for): the lanes that comply. Only the Attack chit asks about the cost (5.11).
+fn chit_allows_lanes(chit: Option<Chit>, ma: u32, d0: u32, dist: u32, costs: Lanes) -> Lanes {
+    match chit {
+        Some(Chit::Attack) if d0 != 1 => {
+            // 5.11: at least half the allowance (rounded up), ending closer.
+            let least = ma.div_ceil(2) * 2;
+            if dist >= d0 {
+                0
+            } else if least == 0 {
+                FACING_LANES
+            } else if least > u32::from(UNSWEPT) {
+                0
+            } else {
+                lanes_above(costs, (least - 1) as u8) & FACING_LANES
+            }
+        }
+        _ => all_if(chit_allows(chit, ma, true, d0, dist, 0)),
     }
 }
 

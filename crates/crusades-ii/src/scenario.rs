@@ -592,6 +592,41 @@ pub struct Battle {
     pub evaluation: crate::evaluation::Weights,
     /// Every value with its provenance, for `data audit`.
     pub audit: Vec<AuditEntry>,
+    /// Which battle this is, for the caches of map analyses ([`crate::zoc::Situation`]).
+    pub identity: BattleIdentity,
+}
+
+/// A battle's identity: a number no other battle of the process shares, a clone included
+/// (a clone may be changed), so that values worked out for one battle are never taken for
+/// another's. Comparing two needs no access to shared memory (unlike an `Arc`'s counts, which
+/// threads playing the same battle would contend for).
+#[derive(Debug, PartialEq, Eq)]
+pub struct BattleIdentity(u64);
+
+impl BattleIdentity {
+    /// A new identity.
+    pub fn new() -> Self {
+        static NEXT: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+        BattleIdentity(NEXT.fetch_add(1, std::sync::atomic::Ordering::Relaxed))
+    }
+
+    /// The number.
+    pub fn get(&self) -> u64 {
+        self.0
+    }
+}
+
+impl Default for BattleIdentity {
+    fn default() -> Self {
+        Self::new()
+    }
+}
+
+impl Clone for BattleIdentity {
+    /// A clone is another battle: a new identity.
+    fn clone(&self) -> Self {
+        Self::new()
+    }
 }
 
 impl Battle {
@@ -635,15 +670,75 @@ pub fn token(name: &str) -> String {
     name.split_whitespace().collect::<Vec<_>>().join("-")
 }
 
+/// How many differently loaded battles [`shared`] keeps.
+const SHARED_KEPT: usize = 8;
+
+/// A battle loaded once, with the texts it was loaded from.
+struct Loaded {
+    /// The battle id.
+    id: String,
+    /// The text of each file [`load`] reads.
+    texts: Vec<String>,
+    /// The battle, shared by every game started from the same texts.
+    battle: Arc<Battle>,
+}
+
+/// Battles already loaded in this process, newest last ([`shared`]).
+static LOADED: std::sync::Mutex<Vec<Loaded>> = std::sync::Mutex::new(Vec::new());
+
+/// The files [`load`] reads for battle `id`: the battle is a function of their texts.
+fn files_of(id: &str) -> [String; 4] {
+    [
+        "crusades-ii/tables.toml".to_string(),
+        format!("crusades-ii/{id}/map.toml"),
+        format!("crusades-ii/{id}/counters.toml"),
+        format!("crusades-ii/{id}/scenario.toml"),
+    ]
+}
+
+/// Battle `id` of `data`, loaded and checked once per process for the same file texts and
+/// then shared (behind the `Arc`) by every game started from them, on any thread: a game's
+/// start does not parse the data again. Data that differs in any file read (an override
+/// folder) is loaded on its own; errors are never kept.
+pub fn shared(data: &DataSet, id: &str) -> Result<Arc<Battle>, DataErrors> {
+    let files = files_of(id);
+    let texts: Option<Vec<&str>> = files.iter().map(|f| data.text(f).ok()).collect();
+    let Some(texts) = texts else {
+        // A file is missing: the load names it.
+        return load(data, id);
+    };
+    let same =
+        |l: &Loaded| l.id == id && l.texts.iter().map(String::as_str).eq(texts.iter().copied());
+    {
+        let loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(l) = loaded.iter().find(|l| same(l)) {
+            return Ok(Arc::clone(&l.battle));
+        }
+    }
+    // Loaded outside the lock; two threads loading the same texts at once get equal battles,
+    // and the first one kept is shared from then on.
+    let battle = load(data, id)?;
+    let mut loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
+    if let Some(l) = loaded.iter().find(|l| same(l)) {
+        return Ok(Arc::clone(&l.battle));
+    }
+    if loaded.len() == SHARED_KEPT {
+        loaded.remove(0);
+    }
+    loaded.push(Loaded {
+        id: id.to_string(),
+        texts: texts.iter().map(|t| t.to_string()).collect(),
+        battle: Arc::clone(&battle),
+    });
+    Ok(battle)
+}
+
 /// Loads and checks a battle from the data set: the game map (2.1) and the counters (2.2)
 /// of the battle, and the charts and tables (2.3) shared by all four.
 pub fn load(data: &DataSet, battle: &str) -> Result<Arc<Battle>, DataErrors> {
     let mut errors = DataErrors::default();
-    let tables_path = "crusades-ii/tables.toml";
-    let base = format!("crusades-ii/{battle}");
-    let map_path = format!("{base}/map.toml");
-    let counters_path = format!("{base}/counters.toml");
-    let scenario_path = format!("{base}/scenario.toml");
+    let [tables_path, map_path, counters_path, scenario_path] = files_of(battle);
+    let tables_path = tables_path.as_str();
     let tf: Option<TablesFile> = collect(data.parse(tables_path), &mut errors);
     let mf: Option<MapFile> = collect(data.parse(&map_path), &mut errors);
     let cf: Option<CountersFile> = collect(data.parse(&counters_path), &mut errors);
@@ -1116,6 +1211,7 @@ pub fn load(data: &DataSet, battle: &str) -> Result<Arc<Battle>, DataErrors> {
         holy_cross_losses,
         evaluation,
         audit,
+        identity: BattleIdentity::new(),
     };
     errors.locate(data);
     errors.into_result(Arc::new(battle))

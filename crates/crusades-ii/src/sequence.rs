@@ -7,6 +7,7 @@ use hexgrid::{Arc, Direction, Hex, Vertex};
 use crate::action::Action;
 use crate::scenario::{Chit, UnitId};
 use crate::state::{ActionKind, Fury, Loc, Phase, Pick, SelectedMoves, State, Task};
+use crate::zoc::Situation;
 
 impl State {
     /// The seat that decides a task.
@@ -78,18 +79,21 @@ impl State {
                 out.push(Action::EndWithdrawal);
             }
             Phase::DefensiveFire | Phase::OffensiveFire => {
+                let enemies = self.unit_hexes(self.battle.enemy(seat));
                 for u in self.on_map(seat).collect::<Vec<_>>() {
-                    for t in self.fire_targets(u) {
+                    for t in self.fire_targets_among(u, &enemies) {
                         out.push(Action::Fire { unit: u, target: t });
                     }
                 }
                 out.push(Action::EndFire);
             }
             Phase::Melee => {
-                for (target, attackers) in self.melee_declarations() {
+                let declarations = self.melee_declarations();
+                let may_end = self.melee_obligations_given(&declarations).is_empty();
+                for (target, attackers) in declarations {
                     out.push(Action::Melee { target, attackers });
                 }
-                if self.melee_obligations().is_empty() {
+                if may_end {
                     out.push(Action::EndMelee);
                 }
             }
@@ -182,9 +186,12 @@ impl State {
             out.push(Action::Deselect);
             return;
         }
-        let picks = self.selectable();
-        let may_end = self.movement_may_end();
+        // One map analysis for both questions.
+        let sit = std::cell::OnceCell::new();
+        let picks = self.selectable_in(&sit);
+        let may_end = self.movement_may_end_in(&sit);
         let fresh = picks.iter().any(|p| !self.deselected.contains(p));
+        out.reserve(picks.len() + 1);
         for p in picks {
             if (fresh || may_end) && self.deselected.contains(&p) {
                 continue;
@@ -199,56 +206,75 @@ impl State {
         }
     }
 
-    /// Whether `select` of `p` is listed now ([`State::movement_actions`]).
+    /// Whether `select` of `p` is listed now ([`State::movement_actions`]): the counter may
+    /// move, and, if deselected since the last move, every counter that may move has been
+    /// deselected and the phase may not end.
     fn may_select(&self, p: Pick) -> bool {
-        if self.selected.is_some() {
+        if self.selected.is_some() || !self.is_selectable(p, &std::cell::OnceCell::new()) {
             return false;
         }
-        let picks = self.selectable();
-        picks.contains(&p)
-            && (!self.deselected.contains(&p)
-                || picks.iter().all(|q| self.deselected.contains(q)) && !self.movement_may_end())
+        !self.deselected.contains(&p)
+            || self
+                .selectable()
+                .iter()
+                .all(|q| self.deselected.contains(q))
+                && !self.movement_may_end()
     }
 
     /// The counters of the phasing side that may still move this Movement Phase (8.0, 8.1,
-    /// 12.1, 16.11), units first, in id order: those whose moves are worth listing. A unit out
-    /// of command in an enemy ZOC may not move at all (5.33).
+    /// 12.1, 16.11), units first, in id order: those whose moves are worth listing
+    /// ([`State::is_selectable`]).
     fn selectable(&self) -> Vec<Pick> {
-        let side = self.active;
-        let enemy = self.battle.enemy(side);
-        // The map analysis only for a unit out of command (worked out once, if at all).
-        let sit = std::cell::OnceCell::new();
+        self.selectable_in(&std::cell::OnceCell::new())
+    }
+
+    /// [`State::selectable`], with the map analysis in `sit` (worked out there once, only
+    /// for a unit out of command).
+    fn selectable_in(&self, sit: &std::cell::OnceCell<std::rc::Rc<Situation>>) -> Vec<Pick> {
+        let units = self.unit_ids().map(Pick::Unit);
+        let leaders = self.leader_ids().map(Pick::Leader);
         let mut out = Vec::with_capacity(self.units.len() + self.leaders.len());
-        for u in self.unit_ids().filter(|&u| self.side(u) == side) {
-            let st = self.unit(u);
-            if st.moved || !self.may_move_now(u) {
-                continue;
-            }
-            match st.loc {
-                Loc::Map(h) => {
-                    if st.out_of_command
-                        && !self.skirmisher(u)
-                        && sit.get_or_init(|| self.situation()).zoc_of(self, enemy, h)
-                    {
-                        continue;
-                    }
-                }
-                Loc::Waiting if self.may_enter(u) => {}
-                _ => continue,
-            }
-            out.push(Pick::Unit(u));
-        }
-        for l in self.leader_ids() {
-            let st = &self.leaders[l as usize];
-            if self.battle.leaders[l as usize].side == side
-                && !st.moved
-                && st.loc.hex().is_some()
-                && self.activation().is_none_or(|a| a.leader == l)
-            {
-                out.push(Pick::Leader(l));
-            }
-        }
+        out.extend(units.chain(leaders).filter(|&p| self.is_selectable(p, sit)));
         out
+    }
+
+    /// Whether a counter of the phasing side may still move this Movement Phase (8.0, 8.1,
+    /// 12.1, 16.11). A unit out of command in an enemy ZOC may not move at all (5.33). `sit`
+    /// holds the map analysis once worked out (only a unit out of command needs it).
+    fn is_selectable(&self, p: Pick, sit: &std::cell::OnceCell<std::rc::Rc<Situation>>) -> bool {
+        let side = self.active;
+        match p {
+            Pick::Unit(u) => {
+                let Some(st) = self.units.get(u as usize) else {
+                    return false;
+                };
+                if self.side(u) != side || st.moved || !self.may_move_now(u) {
+                    return false;
+                }
+                match st.loc {
+                    Loc::Map(h) => {
+                        !(st.out_of_command
+                            && !self.skirmisher(u)
+                            && sit.get_or_init(|| self.situation()).zoc_of(
+                                self,
+                                self.battle.enemy(side),
+                                h,
+                            ))
+                    }
+                    Loc::Waiting => self.may_enter(u),
+                    Loc::Eliminated => false,
+                }
+            }
+            Pick::Leader(l) => {
+                let Some(st) = self.leaders.get(l as usize) else {
+                    return false;
+                };
+                self.battle.leaders[l as usize].side == side
+                    && !st.moved
+                    && st.loc.hex().is_some()
+                    && self.activation().is_none_or(|a| a.leader == l)
+            }
+        }
     }
 
     /// The moves a counter would have once selected (its listed actions but `deselect`).
@@ -261,11 +287,16 @@ impl State {
     fn selected_moves_of(&self, p: Pick) -> SelectedMoves {
         match p {
             Pick::Unit(unit) => {
-                let mut moves = Vec::new();
-                self.unit_destinations(unit, &self.situation(), |alone, dests| {
-                    moves.extend(dests.iter().map(|d| (alone, d.hex, d.facing)));
-                });
-                SelectedMoves::Unit { unit, moves }
+                let mut listed = (Vec::new(), Vec::new());
+                self.unit_moves(unit, &self.situation(), &mut listed);
+                let (mut moves, entries) = listed;
+                // Kept while the counter is selected: no more room than the moves take.
+                moves.shrink_to_fit();
+                SelectedMoves::Unit {
+                    unit,
+                    moves,
+                    entries,
+                }
             }
             Pick::Leader(leader) => SelectedMoves::Leader {
                 leader,
@@ -278,13 +309,14 @@ impl State {
         }
     }
 
-    /// The destinations of [`State::unit_moves`], handed to `f` with whether the unit moves
-    /// alone: with its stack first, then alone.
-    pub(crate) fn unit_destinations(
+    /// The moves of unit `u` (those of [`State::moves_of`]), handed to `sink` in order as
+    /// (alone, destination, facing): with its stack first if it is the upper unit or alone in
+    /// its hex, then alone if it has a stack-mate (7.1).
+    pub(crate) fn unit_moves(
         &self,
         u: UnitId,
         sit: &crate::zoc::Situation,
-        mut f: impl FnMut(bool, Vec<crate::movement::Destination>),
+        sink: &mut impl crate::movement::MoveSink,
     ) {
         let st = self.unit(u);
         if st.moved || !self.may_move_now(u) {
@@ -301,17 +333,24 @@ impl State {
         };
         let top = mate.is_none_or(|m| self.def(u).stacked_over == Some(m));
         if top {
-            f(false, self.destinations_in(u, false, sit));
+            self.each_destination(u, false, sit, sink);
         }
         if mate.is_some() {
-            f(true, self.destinations_in(u, true, sit));
+            self.each_destination(u, true, sit, sink);
         }
     }
 
     /// Whether the Movement Phase may end: no unit must still move (5.1, 12.1) and no split
     /// leader must still join his cavalry (16.3).
     fn movement_may_end(&self) -> bool {
-        !self.any_unmoved_obligation() && self.split_leader_obligations().is_empty()
+        self.movement_may_end_in(&std::cell::OnceCell::new())
+    }
+
+    /// [`State::movement_may_end`], with the map analysis in `sit` (worked out there if not
+    /// yet).
+    fn movement_may_end_in(&self, sit: &std::cell::OnceCell<std::rc::Rc<Situation>>) -> bool {
+        !self.any_unmoved_obligation_in(sit.get_or_init(|| self.situation()))
+            && self.split_leader_obligations().is_empty()
     }
 
     /// Crusades II 16.11: whether a unit may move in this Movement Phase as far as action chits go:
@@ -351,7 +390,12 @@ impl State {
     /// Units of the phasing player that must still melee: those that fired at an adjacent hex
     /// in offensive fire (9.31) and Attack units in an enemy ZOC that have not fought (5.11).
     pub fn melee_obligations(&self) -> Vec<UnitId> {
-        let decl = self.melee_declarations();
+        self.melee_obligations_given(&self.melee_declarations())
+    }
+
+    /// [`State::melee_obligations`], given the melee declarations now
+    /// ([`State::melee_declarations`]).
+    fn melee_obligations_given(&self, decl: &[(Hex, Vec<UnitId>)]) -> Vec<UnitId> {
         self.attack_representatives()
             .into_iter()
             .filter(|&u| {
@@ -577,7 +621,14 @@ impl State {
                 facing,
                 via,
             } => {
-                self.move_unit(unit, alone, to, facing, &via, log);
+                // A reinforcement's entry hex, found when it was selected (with its moves).
+                let entry = match (&self.selected_moves, via.is_empty()) {
+                    (Some(moves), true) if self.unit(unit).loc == Loc::Waiting => {
+                        moves.entry_of(unit, alone, to, facing)
+                    }
+                    _ => None,
+                };
+                self.move_unit(unit, alone, to, facing, &via, entry, log);
                 self.selected = None;
                 self.selected_moves = None;
                 self.deselected.clear();
@@ -596,8 +647,10 @@ impl State {
                 self.deselected.clear();
                 self.leaders[leader as usize].loc = Loc::Map(to);
                 self.leaders[leader as usize].moved = true;
-                let (n, at) = (self.leader_name(leader).to_string(), self.id(to));
-                log.push_with(|| Event::public("Crusades II 8.1", format!("{n} moves to {at}")));
+                log.push_with(|| {
+                    let (n, at) = (self.leader_name(leader), self.id(to));
+                    Event::public("Crusades II 8.1", format!("{n} moves to {at}"))
+                });
             }
             Action::EndMovement => self.end_movement(log),
             Action::Withdraw { unit, to } => {
@@ -755,6 +808,10 @@ impl State {
         self.selected = Some(p);
     }
 
+    /// Moves `unit` (with its stack unless `alone`) to `to` facing `facing`, by the path
+    /// `via` (or the cheapest); `known_entry` is a reinforcement's entry hex if already known
+    /// (the one the search below finds).
+    #[allow(clippy::too_many_arguments)]
     fn move_unit(
         &mut self,
         unit: UnitId,
@@ -762,11 +819,14 @@ impl State {
         to: Hex,
         facing: Vertex,
         via: &[Hex],
+        known_entry: Option<Option<Hex>>,
         log: &mut Log,
     ) {
         let from = self.unit(unit).loc;
         // A reinforcement's path tells its entry hex (12.1).
-        let entry = if from == Loc::Waiting {
+        let entry = if let (Loc::Waiting, Some(known)) = (from, known_entry) {
+            known
+        } else if from == Loc::Waiting {
             let mut route = via.to_vec();
             if !route.is_empty() {
                 route.push(to);
@@ -806,18 +866,18 @@ impl State {
             self.reinforcement_arrives(unit, to);
         }
         self.overrun_leaders(to, side, log);
-        let names = group
-            .iter()
-            .map(|&g| self.name(g).to_string())
-            .collect::<Vec<_>>()
-            .join(" and ");
-        let at = self.id(to);
         log.push_with(|| {
+            let names = group
+                .iter()
+                .map(|&g| self.name(g))
+                .collect::<Vec<_>>()
+                .join(" and ");
             Event::public(
                 "Crusades II 8.0",
                 format!(
-                    "{names} {} to {at} facing {facing}",
-                    if group.len() > 1 { "move" } else { "moves" }
+                    "{names} {} to {} facing {facing}",
+                    if group.len() > 1 { "move" } else { "moves" },
+                    self.id(to)
                 ),
             )
         });
@@ -1108,7 +1168,10 @@ impl State {
                 Phase::Withdrawal(s) => self.withdrawers(s).is_empty(),
                 Phase::DefensiveFire | Phase::OffensiveFire => {
                     let seat = self.firing_seat();
-                    !self.on_map(seat).any(|u| !self.fire_targets(u).is_empty())
+                    let enemies = self.unit_hexes(self.battle.enemy(seat));
+                    !self
+                        .on_map(seat)
+                        .any(|u| !self.fire_targets_among(u, &enemies).is_empty())
                 }
                 Phase::Melee => self.melee_declarations().is_empty(),
                 Phase::MeleeFacing(s) => self.facing_changers(s).is_empty(),

@@ -100,9 +100,29 @@ impl State {
 
     /// Units of `seat` still to set up.
     pub fn to_set_up(&self, seat: Seat) -> Vec<UnitId> {
+        self.to_set_up_by(seat, &self.setup_rules())
+    }
+
+    /// The set-up rule covering each unit ([`State::setup_rule`], by index), worked out for
+    /// every unit at once.
+    fn setup_rules(&self) -> Vec<Option<usize>> {
+        let mut rule_of = vec![None; self.units.len()];
+        for (k, r) in self.battle.setup.iter().enumerate() {
+            for &u in &r.units {
+                if let Some(slot) = rule_of.get_mut(u as usize) {
+                    // The first rule naming the unit, as `setup_rule` finds it.
+                    slot.get_or_insert(k);
+                }
+            }
+        }
+        rule_of
+    }
+
+    /// [`State::to_set_up`], given [`State::setup_rules`].
+    fn to_set_up_by(&self, seat: Seat, rule_of: &[Option<usize>]) -> Vec<UnitId> {
         self.unit_ids()
             .filter(|&u| self.side(u) == seat && self.unit(u).loc == Loc::Waiting)
-            .filter(|&u| self.setup_rule(u).is_some())
+            .filter(|&u| rule_of[u as usize].is_some())
             .collect()
     }
 
@@ -151,7 +171,17 @@ impl State {
         let Some(rule) = self.setup_rule(u) else {
             return Vec::new();
         };
-        let class = self.move_class(u);
+        self.rule_hexes(rule, self.move_class(u), occupied)
+    }
+
+    /// The hexes where a unit of movement class `class` may set up under `rule` (what
+    /// [`State::setup_hexes_in`] depends on).
+    fn rule_hexes(
+        &self,
+        rule: &crate::scenario::SetupRule,
+        class: crate::scenario::MoveClass,
+        occupied: &[bool],
+    ) -> Vec<Hex> {
         let grid = &self.battle.map.grid;
         // Each hex is considered once, where first met.
         let mut seen = vec![false; grid.len()];
@@ -187,27 +217,59 @@ impl State {
 
     /// Legal set-up actions of `seat`.
     pub fn setup_actions(&self, seat: Seat, out: &mut Vec<Action>) {
-        let units = self.to_set_up(seat);
+        let rule_of = self.setup_rules();
+        let units = self.to_set_up_by(seat, &rule_of);
         let occupied = self.occupied();
-        for &u in &units {
-            if self.placed_with_another(u) {
-                continue;
+        // 7.1: the units a unit is written as stacked over (placed with it).
+        let mut under = vec![false; self.units.len()];
+        for d in &self.battle.units {
+            if let Some(slot) = d.stacked_over.and_then(|o| under.get_mut(o as usize)) {
+                *slot = true;
             }
-            for h in self.setup_hexes_in(u, &occupied) {
-                if self.skirmisher(u) {
+        }
+        // The hexes of each set-up rule and movement class, all a unit's hexes depend on
+        // ([`State::rule_hexes`]), worked out once.
+        let mut areas: Vec<(usize, crate::scenario::MoveClass, Vec<Hex>)> = Vec::new();
+        // Each unit placed by itself, with the hexes and facings of its placements.
+        let mut placing: Vec<(UnitId, usize, &[Vertex])> = Vec::with_capacity(units.len());
+        for &u in &units {
+            if under[u as usize] {
+                continue; // placed with another (`placed_with_another`)
+            }
+            let Some(rule) = rule_of[u as usize] else {
+                continue;
+            };
+            let class = self.move_class(u);
+            let k = match areas.iter().position(|a| a.0 == rule && a.1 == class) {
+                Some(k) => k,
+                None => {
+                    let hexes = self.rule_hexes(&self.battle.setup[rule], class, &occupied);
+                    areas.push((rule, class, hexes));
+                    areas.len() - 1
+                }
+            };
+            // Skirmishers have no facing (6.14): NNE stands for none.
+            let facings: &[Vertex] = if self.skirmisher(u) {
+                &[Vertex::NNE]
+            } else {
+                &Vertex::ALL
+            };
+            placing.push((u, k, facings));
+        }
+        out.reserve(
+            placing
+                .iter()
+                .map(|&(_, k, f)| areas[k].2.len() * f.len())
+                .sum(),
+        );
+        for &(u, k, facings) in &placing {
+            for &h in &areas[k].2 {
+                for &facing in facings {
                     out.push(Action::Place {
                         unit: u,
                         hex: h,
-                        facing: Vertex::NNE,
+                        facing,
                     });
-                } else {
-                    for f in Vertex::ALL {
-                        out.push(Action::Place {
-                            unit: u,
-                            hex: h,
-                            facing: f,
-                        });
-                    }
                 }
             }
         }
@@ -218,7 +280,7 @@ impl State {
                 }
             }
         }
-        if self.historical_ready(seat) {
+        if self.historical_ready_given(seat, &units, &occupied) {
             out.push(Action::DeployHistorical);
         }
     }
@@ -264,12 +326,18 @@ impl State {
 
     /// Whether every remaining counter of `seat` has a historical position still free.
     fn historical_ready(&self, seat: Seat) -> bool {
-        let units = self.to_set_up(seat);
+        self.historical_ready_given(seat, &self.to_set_up(seat), &self.occupied())
+    }
+
+    /// [`State::historical_ready`], given the units of `seat` still to set up
+    /// ([`State::to_set_up`]) and which hexes are occupied ([`State::occupied`]).
+    fn historical_ready_given(&self, seat: Seat, units: &[UnitId], occupied: &[bool]) -> bool {
+        let grid = &self.battle.map.grid;
         let leaders = self.leaders_to_set_up(seat);
         (!units.is_empty() || !leaders.is_empty())
             && units.iter().all(|&u| {
                 self.def(u).deploy.is_some_and(|(h, _)| {
-                    self.occupant(h).is_none() || self.stack_partner_waiting(u)
+                    !grid.index(h).is_some_and(|i| occupied[i]) || self.stack_partner_waiting(u)
                 })
             })
             && leaders

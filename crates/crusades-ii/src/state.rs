@@ -402,6 +402,9 @@ pub enum SelectedMoves {
         unit: UnitId,
         /// (alone, destination, facing) of each move.
         moves: Vec<(bool, Hex, Vertex)>,
+        /// For a reinforcement, the entry hex of each move's path (12.1), as its move will
+        /// look it up; empty when no move has one (a unit on the map).
+        entries: Vec<Option<Hex>>,
     },
     /// A leader's destinations.
     Leader {
@@ -430,7 +433,7 @@ impl SelectedMoves {
     pub fn actions(&self) -> impl Iterator<Item = crate::action::Action> + '_ {
         use crate::action::Action;
         let (unit, moves, leader, to) = match self {
-            SelectedMoves::Unit { unit, moves } => (*unit, &moves[..], 0, &[][..]),
+            SelectedMoves::Unit { unit, moves, .. } => (*unit, &moves[..], 0, &[][..]),
             SelectedMoves::Leader { leader, to } => (0, &[][..], *leader, &to[..]),
         };
         let units = moves.iter().map(move |&(alone, to, facing)| Action::Move {
@@ -444,12 +447,28 @@ impl SelectedMoves {
         units.chain(leaders)
     }
 
+    /// The entry hex (12.1) of unit `u`'s move (`alone`, to `to` facing `facing`) by its
+    /// cheapest path, if it is one of the moves: `Some(None)` for a move without one.
+    pub fn entry_of(&self, u: UnitId, alone: bool, to: Hex, facing: Vertex) -> Option<Option<Hex>> {
+        match self {
+            SelectedMoves::Unit {
+                unit,
+                moves,
+                entries,
+            } if *unit == u => {
+                let k = moves.iter().position(|&m| m == (alone, to, facing))?;
+                Some(entries.get(k).copied().flatten())
+            }
+            _ => None,
+        }
+    }
+
     /// Whether `action` is one of the moves.
     pub fn contains(&self, action: &crate::action::Action) -> bool {
         use crate::action::Action;
         match (self, action) {
             (
-                SelectedMoves::Unit { unit, moves },
+                SelectedMoves::Unit { unit, moves, .. },
                 Action::Move {
                     unit: u,
                     alone,
@@ -584,6 +603,26 @@ impl State {
             });
         }
         here
+    }
+
+    /// Whether unit `u`, on the map, is the top unit of its hex: first in
+    /// [`State::stack_at`], without listing the stack.
+    pub fn tops_stack(&self, u: UnitId) -> bool {
+        let Some(h) = self.hex(u) else {
+            return false;
+        };
+        // `stack_at` puts first the units written as stacked over another unit there, in id
+        // order, then the rest in id order.
+        let mut first = None;
+        let mut first_over = None;
+        for v in self.unit_ids().filter(|&v| self.hex(v) == Some(h)) {
+            first.get_or_insert(v);
+            let over = self.def(v).stacked_over;
+            if first_over.is_none() && over.is_some_and(|o| self.hex(o) == Some(h)) {
+                first_over = Some(v);
+            }
+        }
+        first_over.or(first) == Some(u)
     }
 
     /// The other unit of a unit's stack, if still stacked.

@@ -3,12 +3,11 @@
 
 use std::cell::{OnceCell, RefCell};
 use std::rc::Rc;
-use std::sync::{Arc, Weak};
 
 use engine::Seat;
 use hexgrid::{facing_arc, Arc as FacingArc, Direction, Hex};
 
-use crate::scenario::{Battle, HalfPoints, MoveClass, UnitId, OFF_GRID};
+use crate::scenario::{BattleIdentity, HalfPoints, MoveClass, UnitId, OFF_GRID};
 use crate::state::State;
 
 impl State {
@@ -198,9 +197,11 @@ impl Situation {
 /// on, the newest last: one decision asks for the same one several times (the phase's
 /// actions, then the action's check), and a search comes back to the same positions.
 struct Recent<V> {
-    /// (battle, key, value). The battle is held weakly: an entry of a battle dropped since
-    /// never matches, even if another takes its address.
-    entries: Vec<(Weak<Battle>, Vec<u32>, Rc<V>)>,
+    /// (battle, key, value), the battle by its [`BattleIdentity`] number: an entry of another
+    /// battle never matches, even one at the same address.
+    entries: Vec<(u64, Vec<u32>, Rc<V>)>,
+    /// The key asked about, written here (no allocation unless it is new).
+    asked: Vec<u32>,
 }
 
 /// How many values of each kind a thread keeps.
@@ -210,23 +211,26 @@ impl<V> Recent<V> {
     const fn new() -> Self {
         Recent {
             entries: Vec::new(),
+            asked: Vec::new(),
         }
     }
 
-    /// The value kept for `battle` and `key`, or `work_out`'s, kept from now on.
+    /// The value kept for `battle` and the key `key` writes, or `work_out`'s, kept from now on.
     fn get_or_work_out(
         &mut self,
-        battle: &Arc<Battle>,
-        key: Vec<u32>,
+        battle: &BattleIdentity,
+        key: impl FnOnce(&mut Vec<u32>),
         work_out: impl FnOnce() -> V,
     ) -> Rc<V> {
-        let ptr = Arc::as_ptr(battle);
+        let battle = battle.get();
+        self.asked.clear();
+        key(&mut self.asked);
         // Newest first: a decision asks again for what it asked last. (Keys of a battle are
         // unique: the one found is the one found oldest first.)
         if let Some(k) = self
             .entries
             .iter()
-            .rposition(|(b, k, _)| b.as_ptr() == ptr && b.strong_count() > 0 && *k == key)
+            .rposition(|(b, k, _)| *b == battle && *k == self.asked)
         {
             let value = Rc::clone(&self.entries[k].2);
             if k + 1 != self.entries.len() {
@@ -240,7 +244,7 @@ impl<V> Recent<V> {
             self.entries.remove(0);
         }
         self.entries
-            .push((Arc::downgrade(battle), key, Rc::clone(&value)));
+            .push((battle, self.asked.clone(), Rc::clone(&value)));
         value
     }
 }
@@ -269,19 +273,18 @@ impl State {
         ]
     }
 
-    /// What a [`Situation`] depends on, exactly: each unit's place, facing and rout.
-    fn situation_key(&self) -> Vec<u32> {
-        let mut key = Vec::with_capacity(3 * self.units.len());
-        for u in &self.units {
-            key.extend(Self::standing(u));
+    /// What a [`Situation`] depends on, exactly: each unit's place, facing and rout, written
+    /// to `key`.
+    fn situation_key(&self, key: &mut Vec<u32>) {
+        key.resize(3 * self.units.len(), 0);
+        for (k, u) in key.chunks_exact_mut(3).zip(&self.units) {
+            k.copy_from_slice(&Self::standing(u));
         }
-        key
     }
 
     /// What a [`SideAnalysis`] of `side` depends on, exactly: the side, then the place,
-    /// facing and rout of each of its units.
-    fn side_key(&self, side: Seat) -> Vec<u32> {
-        let mut key = Vec::with_capacity(1 + 3 * self.units.len());
+    /// facing and rout of each of its units, written to `key`.
+    fn side_key(&self, side: Seat, key: &mut Vec<u32>) {
         key.push(side.index() as u32);
         for (u, _) in self
             .units
@@ -291,27 +294,35 @@ impl State {
         {
             key.extend(Self::standing(u));
         }
-        key
     }
 
     /// The analysis of `side`'s units now, shared ([`Recent`]).
     fn side_analysis(&self, side: Seat) -> Rc<SideAnalysis> {
-        let key = self.side_key(side);
         SIDES.with(|cache| {
-            cache
-                .borrow_mut()
-                .get_or_work_out(&self.battle, key, SideAnalysis::default)
+            cache.borrow_mut().get_or_work_out(
+                &self.battle.identity,
+                |key| self.side_key(side, key),
+                SideAnalysis::default,
+            )
         })
+    }
+
+    /// `f` of the hexes in the ZOC of `side`'s combat units ([`State::zoc_of`]), kept from
+    /// earlier questions while those units stand as they did ([`Recent`]).
+    pub fn with_zoc<R>(&self, side: Seat, f: impl FnOnce(&[bool]) -> R) -> R {
+        let analysis = self.side_analysis(side);
+        f(analysis.zoc.get_or_init(|| self.zoc_of(side)))
     }
 
     /// The [`Situation`] now (shared: recently worked out ones are kept, see
     /// [`Recent`]).
     pub fn situation(&self) -> Rc<Situation> {
-        let key = self.situation_key();
         SITUATIONS.with(|cache| {
-            cache
-                .borrow_mut()
-                .get_or_work_out(&self.battle, key, || self.work_out_situation())
+            cache.borrow_mut().get_or_work_out(
+                &self.battle.identity,
+                |key| self.situation_key(key),
+                || self.work_out_situation(),
+            )
         })
     }
 

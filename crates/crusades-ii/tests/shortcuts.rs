@@ -2,8 +2,9 @@
 //! the positions of random games: the end-of-movement check that stops at the first unit
 //! found able to move, the units' moves swept hex by hex (against the plain search over
 //! hexes, facings and free turns), a leader's moves searched on the map's dense tables, set-up
-//! actions and fire checked without listing every one, and the map analysis (zones of
-//! control, distances to the enemy) kept from one decision to the next.
+//! actions and fire checked without listing every one, the map analysis (zones of
+//! control, distances to the enemy) kept from one decision to the next, the top of a stack
+//! found without listing the stack, and a reinforcement's entry hexes kept from its selection.
 
 mod common;
 
@@ -121,7 +122,7 @@ fn check_fire(s: &State, seat: engine::Seat, legal: &[Action]) {
 
 #[test]
 fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
-    let mut checked = [0usize; 7];
+    let mut checked = [0usize; 8];
     for scenario in ["hattin", "hab", "nicopolis", "tannenburg"] {
         let advanced = [
             "advanced-sequence",
@@ -194,6 +195,39 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
                         "{scenario} seed {seed} ply {plies}: distances to {side:?}"
                     );
                 }
+                // A selected reinforcement's entry hexes, kept from its selection: those its
+                // move would look up.
+                if let Some(moves) = s.selected_moves.as_deref() {
+                    if let crusades_ii::state::SelectedMoves::Unit { unit, moves: m, .. } = moves {
+                        if s.unit(*unit).loc == crusades_ii::state::Loc::Waiting {
+                            let sit = s.situation();
+                            for &(alone, to, facing) in m {
+                                let found = s
+                                    .route_destinations(*unit, alone, &[], &sit)
+                                    .into_iter()
+                                    .find(|d| d.hex == to && d.facing == facing)
+                                    .and_then(|d| d.entry);
+                                assert_eq!(
+                                    moves.entry_of(*unit, alone, to, facing),
+                                    Some(found),
+                                    "{scenario} seed {seed} ply {plies}: the entry of {}",
+                                    s.name(*unit)
+                                );
+                            }
+                            checked[7] += 1;
+                        }
+                    }
+                }
+                // The top of each stack found without listing it: first of the stack.
+                for u in s.unit_ids() {
+                    let Some(h) = s.hex(u) else { continue };
+                    assert_eq!(
+                        s.tops_stack(u),
+                        s.stack_at(h).first() == Some(&u),
+                        "{scenario} seed {seed} ply {plies}: the top of {}'s stack",
+                        s.name(u)
+                    );
+                }
                 checked[3] += 1;
                 rng ^= rng << 13;
                 rng ^= rng >> 7;
@@ -205,7 +239,7 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
         }
     }
     assert!(
-        checked[..6].iter().all(|&n| n > 50) && checked[6] > 0,
+        checked[..6].iter().all(|&n| n > 50) && checked[6] > 0 && checked[7] > 0,
         "positions checked: {checked:?}"
     );
 }
