@@ -679,6 +679,8 @@ struct Loaded {
     id: String,
     /// The text of each file [`load`] reads.
     texts: Vec<String>,
+    /// The text of the battle's evaluation weights, which [`load`] reads if there are any.
+    evaluation: Option<String>,
     /// The battle, shared by every game started from the same texts.
     battle: Arc<Battle>,
 }
@@ -699,7 +701,7 @@ fn files_of(id: &str) -> [String; 4] {
 /// Battle `id` of `data`, loaded and checked once per process for the same file texts and
 /// then shared (behind the `Arc`) by every game started from them, on any thread: a game's
 /// start does not parse the data again. Data that differs in any file read (an override
-/// folder) is loaded on its own; errors are never kept.
+/// folder), the evaluation weights included, is loaded on its own; errors are never kept.
 pub fn shared(data: &DataSet, id: &str) -> Result<Arc<Battle>, DataErrors> {
     let files = files_of(id);
     let texts: Option<Vec<&str>> = files.iter().map(|f| data.text(f).ok()).collect();
@@ -707,8 +709,12 @@ pub fn shared(data: &DataSet, id: &str) -> Result<Arc<Battle>, DataErrors> {
         // A file is missing: the load names it.
         return load(data, id);
     };
-    let same =
-        |l: &Loaded| l.id == id && l.texts.iter().map(String::as_str).eq(texts.iter().copied());
+    let evaluation = data.text(&crate::evaluation::weights_path(id)).ok();
+    let same = |l: &Loaded| {
+        l.id == id
+            && l.texts.iter().map(String::as_str).eq(texts.iter().copied())
+            && l.evaluation.as_deref() == evaluation
+    };
     {
         let loaded = LOADED.lock().unwrap_or_else(|e| e.into_inner());
         if let Some(l) = loaded.iter().find(|l| same(l)) {
@@ -728,6 +734,7 @@ pub fn shared(data: &DataSet, id: &str) -> Result<Arc<Battle>, DataErrors> {
     loaded.push(Loaded {
         id: id.to_string(),
         texts: texts.iter().map(|t| t.to_string()).collect(),
+        evaluation: evaluation.map(str::to_string),
         battle: Arc::clone(&battle),
     });
     Ok(battle)

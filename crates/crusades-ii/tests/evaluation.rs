@@ -219,3 +219,36 @@ fn the_fitted_weights_foretell_games_better_than_the_reckoning() {
         );
     }
 }
+
+/// A battle shared between games ([`crusades_ii::scenario::shared`]) is shared only by data
+/// with the same evaluation weights: an override of them, or their absence, is read.
+#[test]
+fn shared_battles_keep_their_own_weights() {
+    use crusades_ii::scenario::shared;
+    let data = crusades_ii::builtin_data();
+    let path = weights_path("hab");
+    let with = |weights: Option<&str>| {
+        let mut files: Vec<(&str, &str)> = data
+            .paths_under("")
+            .filter(|p| *p != path)
+            .map(|p| (p, data.text(p).unwrap()))
+            .collect();
+        if let Some(w) = weights {
+            files.push((path.as_str(), w));
+        }
+        DataSet::from_files(files)
+    };
+    let built_in = shared(&data, "hab").unwrap().evaluation.clone();
+    assert!(built_in.source.starts_with("fitted"), "{}", built_in.source);
+    let other = "source = \"typed in\"\nbias = 9.0\nreckoning = 1.0\nloss_margin = 0.0\n\
+                 melee_margin = 0.0\nturns_gone = 0.0\nlate_margin = 0.0\n";
+    assert_eq!(
+        shared(&with(Some(other)), "hab").unwrap().evaluation.bias,
+        9.0
+    );
+    assert_eq!(
+        shared(&with(None), "hab").unwrap().evaluation,
+        Weights::default()
+    );
+    assert_eq!(shared(&data, "hab").unwrap().evaluation, built_in);
+}
