@@ -608,10 +608,11 @@ sample in bench/strength/earlier/ split every pair by seat, as two copies of the
 would). The evaluation of a leaf moves by thousandths to hundredths between one move and the
 next, and the doctrine's prior outweighs any such difference. `Mcts::normalize` (a player
 spec ending in `:scaled`) scales rewards to the range of the tree's means (MuZero's min-max
-normalisation, never narrower than 0.05), and then the search does overrule the doctrine
-(a test checks it). Its first games against the heuristic at 1,000 iterations lost more than
-the doctrine does (2 of 7 without the floor, 1 of 6 with it; bench/strength/earlier/), so
-the `mcts` player keeps the raw scale (the table above measures it).
+normalisation; now of their log-odds, never narrower than 0.2), and then the search does
+overrule the doctrine (a test checks it). Its first games against the heuristic at 1,000
+iterations, scaled as chances, lost more than the doctrine does (2 of 7 without a floor, 1 of
+6 with one; bench/strength/earlier/), so the `mcts` player keeps the raw scale (the table
+above measures it).
 
 Why the overrules do not help is now measured two ways (the tables above). *Are the
 overrules improvements?* plays each decision the scaled search overrules both ways, the rest
@@ -619,9 +620,12 @@ of the game by the doctrine: without the floor, at 300 iterations, the search ov
 of a battle's first 200 decisions, and the mean gain an overrule was within 0.03 of nothing
 at Hab, Hattin and Nicopolis; only at Tannenburg was it clearly positive (+0.04 a decision
 over 60 overrules with the reckoning, +0.07 over 27 with the fitted weights; mostly in which
-counter to move next). With the floor and the fitted weights the search hardly overrules at
-all: where one side wins 49 games in 50 the evaluation's values sit near 1 and the tree's
-means span less than the floor. *How well the evaluation foretells the result* shows why:
+counter to move next). Scaled as chances with a floor of 0.05, the fitted evaluation left
+almost no overrules: where one side wins 49 games in 50 its values sit near 1 and the tree's
+means span less than the floor. Scaled as log-odds (the table above), the search overrules
+at Hattin and Tannenburg (10 and 12 of 200 decisions) and gains +0.07 and +0.09 an overrule
+there, not at Hab and Nicopolis: promising, on a sample still too small to switch the
+`mcts` player over without games against the heuristic. *How well the evaluation foretells the result* shows why:
 the reckoning by the victory rolls (11.0) foretold games between doctrines worse than their
 bare base rate (Brier 0.39 against 0.18 at Hattin, 0.16 against 0.02 at Hab), and the
 weights fitted to 200 such games (data/crusades-ii/*/evaluation.toml) bring it to about the

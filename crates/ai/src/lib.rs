@@ -37,7 +37,7 @@ use rand_core::RngCore;
 pub use heuristic::{Heuristic, Policy};
 pub use mcts::{
     Budget, Choice, GuidedMcts, Mcts, Search, DEFAULT_BIAS, DEFAULT_EXPLORATION,
-    DEFAULT_PLAYOUT_DEPTH, DEFAULT_WIDTH, GUIDED_EXPLORATION, LEAST_REWARD_RANGE,
+    DEFAULT_PLAYOUT_DEPTH, DEFAULT_WIDTH, GUIDED_EXPLORATION, LEAST_LOG_ODDS_RANGE,
 };
 pub use random::RandomPlayer;
 pub use spec::{

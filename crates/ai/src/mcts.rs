@@ -28,15 +28,18 @@
 //! looking ahead and the game's evaluation scores its leaves. Without a doctrine, every
 //! legal action is an option, tried in a random order.
 //!
-//! **Rewards on the tree's own scale.** Selection reads a node's mean reward scaled to the
-//! range of the means of the nodes below the root so far ([`Mcts::normalize`], as MuZero
-//! does: Schrittwieser et al., 2020). An evaluation cut short moves by hundredths from one
-//! move to the next, and on the raw scale the doctrine's prior outweighed any such
-//! difference: in Crusades II a 1,000-iteration search played the doctrine's move in every
-//! one of 284 decisions measured. The range is never taken narrower than
-//! [`LEAST_REWARD_RANGE`], so that the noise of re-sampled dice does not overrule the
-//! doctrine either. The scaling is off by default until it proves stronger: in its first
-//! games against the heuristic at 1,000 iterations it lost more than the doctrine does.
+//! **Rewards on the tree's own scale.** Selection reads a node's mean reward as log-odds,
+//! scaled to the range of the log-odds of the means of the nodes below the root so far
+//! ([`Mcts::normalize`], as MuZero scales values: Schrittwieser et al., 2020). An evaluation
+//! cut short moves by hundredths from one move to the next, and on the raw scale the
+//! doctrine's prior outweighed any such difference: in Crusades II a 1,000-iteration search
+//! played the doctrine's move in every one of 284 decisions measured. Log-odds, because an
+//! evaluation is a chance of winning: a step that moves an even battle from 0.50 to 0.55
+//! moves one nearly won from 0.980 to 0.982, and both are the same step. The range is never
+//! taken narrower than [`LEAST_LOG_ODDS_RANGE`], so that the noise of re-sampled dice does
+//! not overrule the doctrine either. The scaling is off by default until it proves stronger:
+//! in its first games against the heuristic at 1,000 iterations (scaled then as chances) it
+//! lost more than the doctrine does.
 //!
 //! **Secret simultaneous orders.** When several seats must decide at once, the searching
 //! seat decides first, in the tree; the other seats of that simultaneous step decide outside
@@ -78,13 +81,23 @@ pub const DEFAULT_BIAS: f64 = 1.0;
 /// [`DEFAULT_EXPLORATION`], since the doctrine's prior already spreads the visits.
 pub const GUIDED_EXPLORATION: f64 = 0.25;
 
-/// The narrowest range of mean rewards that selection scales rewards to
-/// ([`Mcts::normalize`]): differences of a few thousandths between siblings are mostly the
-/// noise of re-sampled dice and secrets, and the doctrine's prior should rule them, while a
-/// difference of a few hundredths is worth overruling it for. Measured on Crusades II at 1,000
-/// iterations without this floor, the search overruled its doctrine on such noise and lost
-/// games the doctrine wins.
-pub const LEAST_REWARD_RANGE: f64 = 0.05;
+/// The narrowest range of the log-odds of mean rewards that selection scales rewards to
+/// ([`Mcts::normalize`]): 0.2, about 0.05 in the chance of winning of an even battle.
+/// Differences of a few thousandths between siblings are mostly the noise of re-sampled dice
+/// and secrets, and the doctrine's prior should rule them, while a difference of a few
+/// hundredths is worth overruling it for. Measured on Crusades II at 1,000 iterations without
+/// a floor, the search overruled its doctrine on such noise and lost games the doctrine wins.
+pub const LEAST_LOG_ODDS_RANGE: f64 = 0.2;
+
+/// The chance of winning nearest 0 and 1 that [`log_odds`] reads (about ±9.2 in log-odds):
+/// a won or lost game's reward is still a finite number.
+const SUREST: f64 = 1e-4;
+
+/// The log-odds of a chance of winning, within [`SUREST`] of certainty.
+fn log_odds(p: f64) -> f64 {
+    let p = p.clamp(SUREST, 1.0 - SUREST);
+    (p / (1.0 - p)).ln()
+}
 
 /// How long a search goes on.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -110,12 +123,13 @@ pub struct Mcts {
     /// The weight of the policy's preference in a guided search's selection (progressive
     /// bias, see [`DEFAULT_BIAS`]).
     pub bias: f64,
-    /// Whether selection reads each node's mean reward scaled to the range of the means of
-    /// the nodes below the root so far, at least [`LEAST_REWARD_RANGE`] (see the module's
-    /// documentation). Off by default: in its first games against the heuristic at 1,000
-    /// iterations the scaled search lost more than its doctrine does (BENCHMARKS.md).
+    /// Whether selection reads each node's mean reward as log-odds scaled to the range of
+    /// those of the nodes below the root so far, at least [`LEAST_LOG_ODDS_RANGE`] (see the
+    /// module's documentation). Off by default: in its first games against the heuristic at
+    /// 1,000 iterations the scaled search lost more than its doctrine does (BENCHMARKS.md).
     pub normalize: bool,
-    /// The lowest and highest mean reward of a node below the root in the current search.
+    /// The lowest and highest log-odds of the mean reward of a node below the root in the
+    /// current search.
     range: (f64, f64),
     rng: Rng,
 }
@@ -402,8 +416,8 @@ impl Mcts {
             };
             nodes[n].visits += 1;
             nodes[n].reward += reward;
-            if n != 0 {
-                let m = nodes[n].mean();
+            if n != 0 && self.normalize {
+                let m = log_odds(nodes[n].mean());
                 self.range = (self.range.0.min(m), self.range.1.max(m));
             }
         }
@@ -498,7 +512,7 @@ impl Mcts {
             let visits = f64::from(n.visits.max(1));
             let (lo, hi) = self.range;
             let mean = if self.normalize && hi > lo {
-                (n.mean() - lo) / (hi - lo).max(LEAST_REWARD_RANGE)
+                (log_odds(n.mean()) - lo) / (hi - lo).max(LEAST_LOG_ODDS_RANGE)
             } else {
                 n.mean()
             };

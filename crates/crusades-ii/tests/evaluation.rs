@@ -137,8 +137,8 @@ fn facing_away_there_is_no_charge() {
 /// iterations (as `mcts:200:scaled` builds it) chooses otherwise at some of them. On the raw
 /// reward scale it never does: the doctrine's prior outweighs every difference the
 /// evaluation makes between one move and the next. (At Hab, which the Crusaders win 49 games
-/// in 50 under the doctrine, the fitted evaluation is so sure that the tree's means span less
-/// than `ai::LEAST_REWARD_RANGE` and even the scaled search follows its doctrine.)
+/// in 50 under the doctrine, the tree's means span less than `ai::LEAST_LOG_ODDS_RANGE` over
+/// these decisions, and even the scaled search follows its doctrine.)
 #[test]
 fn the_search_does_not_merely_repeat_its_doctrine() {
     use ai::{Player, Policy};
