@@ -24,7 +24,7 @@ use crate::map::Place;
 use crate::movement;
 use crate::naval;
 use crate::neutrals;
-use crate::orders::{FleetOrder, Order};
+use crate::orders::{FleetOrder, Order, Path};
 use crate::scenario::Side;
 use crate::state::{FleetStatus, Offer, Phase, State, Status, Terms};
 
@@ -210,17 +210,21 @@ impl Action {
                 .ok_or_else(|| format!("`{w}` is not a leader of the scenario"))
         };
         let places = |ws: &[&str]| {
-            ws.iter()
+            let steps = ws
+                .iter()
                 .map(|w| Place::parse(w))
-                .collect::<Result<Vec<_>, _>>()
+                .collect::<Result<Vec<_>, _>>()?;
+            Path::new(&steps).ok_or_else(|| Path::<Place>::refusal(steps.len()))
         };
         let hexes = |ws: &[&str]| {
-            ws.iter()
+            let steps = ws
+                .iter()
                 .map(|w| {
                     w.parse::<hexgrid::HexId>()
                         .map_err(|_| format!("`{w}` is not a hex id like 1619"))
                 })
-                .collect::<Result<Vec<_>, _>>()
+                .collect::<Result<Vec<_>, _>>()?;
+            Path::new(&steps).ok_or_else(|| Path::<hexgrid::HexId>::refusal(steps.len()))
         };
         match words.as_slice() {
             [] => Err("empty action".into()),
@@ -306,10 +310,10 @@ impl Action {
             [id, rest @ ..] => {
                 if let Some(f) = s.fleet(id) {
                     let order = match rest {
-                        ["move", path @ ..] if !path.is_empty() => FleetOrder::Move { path: hexes(path)?.into() },
+                        ["move", path @ ..] if !path.is_empty() => FleetOrder::Move { path: hexes(path)? },
                         ["transport", cargo, path @ ..] if !path.is_empty() => FleetOrder::Transport {
                             cargo: cargo.split('+').map(leader).collect::<Result<Vec<_>, _>>()?,
-                            path: hexes(path)?.into(),
+                            path: hexes(path)?,
                         },
                         ["blockade"] => FleetOrder::Blockade,
                         ["no-order"] => FleetOrder::NoOrder,
@@ -344,10 +348,10 @@ impl Action {
                 }
                 let order = match rest {
                     ["move", path @ .., "leave", n] if !path.is_empty() => Order::Move {
-                        path: places(path)?.into(),
+                        path: places(path)?,
                         leave: n.parse().map_err(|_| format!("`{n}` is not a number of ASPs"))?,
                     },
-                    ["move", path @ ..] if !path.is_empty() => Order::Move { path: places(path)?.into(), leave: 0 },
+                    ["move", path @ ..] if !path.is_empty() => Order::Move { path: places(path)?, leave: 0 },
                     ["with", other] => Order::With { leader: leader(other)? },
                     ["defend"] => Order::Defend,
                     ["full-siege"] => Order::FullSiege,
@@ -371,6 +375,30 @@ fn allow(allowed: bool, why: &str) -> Result<(), String> {
     }
 }
 
+/// What a side's order book already says of each leader, by leader index: bits
+/// [`Written::ORDERED`] and the others, found in one pass over the book.
+struct Written(Vec<u8>);
+
+impl Written {
+    /// Given a written order (5.0).
+    const ORDERED: u8 = 1;
+    /// Named in a transport order ([`crate::orders::OrderBook::carrier`], 12.5.3).
+    const CARRIED: u8 = 2;
+    /// Named in the loss order (6.4.5 B).
+    const NAMED: u8 = 4;
+    /// Designated commander (8.0 H).
+    const COMMANDED: u8 = 8;
+    /// Written to take up leaderless ASPs (6.1.2).
+    const TAKES: u8 = 16;
+    /// Written to guard a prisoner (9.7.6 C).
+    const GUARDS: u8 = 32;
+
+    /// Whether `leader` has any of `bits`.
+    fn has(&self, leader: usize, bits: u8) -> bool {
+        self.0.get(leader).is_some_and(|m| m & bits != 0)
+    }
+}
+
 impl State {
     /// The seats that must decide now.
     pub fn pending_seats(&self) -> Vec<Seat> {
@@ -389,27 +417,57 @@ impl State {
         }
     }
 
+    /// What the order book of `side` already says of each leader ([`Written`]).
+    fn written(&self, side: Side) -> Written {
+        let book = self.book(side);
+        let mut marks = vec![0u8; self.leaders.len()];
+        let mut mark = |l: usize, bit: u8| {
+            if let Some(m) = marks.get_mut(l) {
+                *m |= bit;
+            }
+        };
+        for &l in book.leaders.keys() {
+            mark(l, Written::ORDERED);
+        }
+        for o in book.fleets.values() {
+            if let FleetOrder::Transport { cargo, .. } = o {
+                for &l in cargo {
+                    mark(l, Written::CARRIED);
+                }
+            }
+        }
+        for &l in &book.losses {
+            mark(l, Written::NAMED);
+        }
+        for &l in &book.command {
+            mark(l, Written::COMMANDED);
+        }
+        for &l in book.take.keys() {
+            mark(l, Written::TAKES);
+        }
+        for &l in book.escort.values() {
+            mark(l, Written::GUARDS);
+        }
+        Written(marks)
+    }
+
     /// Leaders of `side` who may be given an order now and have none.
     pub(crate) fn orderable(&self, side: Side) -> Vec<usize> {
-        let book = self.book(side);
-        // Leaders named in a transport order ([`OrderBook::carrier`]).
-        let carried: Vec<usize> = book
-            .fleets
-            .values()
-            .flat_map(|o| match o {
-                FleetOrder::Transport { cargo, .. } => cargo.as_slice(),
-                _ => &[],
-            })
-            .copied()
-            .collect();
+        self.orderable_in(side, &self.written(side))
+    }
+
+    /// [`State::orderable`], given [`State::written`] for `side`.
+    fn orderable_in(&self, side: Side, written: &Written) -> Vec<usize> {
         let mine = self.scenario.leaders_of(side);
         let mut out = Vec::with_capacity(mine.len());
-        out.extend(mine.iter().copied().filter(|&l| {
-            self.leaders[l].status == Status::Active
+        for &l in mine {
+            if self.leaders[l].status == Status::Active
                 && neutrals::may_order(self, l)
-                && !book.leaders.contains_key(&l)
-                && !carried.contains(&l)
-        }));
+                && !written.has(l, Written::ORDERED | Written::CARRIED)
+            {
+                out.push(l);
+            }
+        }
         out
     }
 
@@ -427,12 +485,37 @@ impl State {
     /// other than moves.
     fn fixed_orders(&self, side: Side, leader: usize) -> Vec<Order> {
         let mut out = Vec::new();
-        self.each_fixed_order(side, leader, |o| out.push(o));
+        let joinable = self.joinable(side, &self.written(side));
+        self.each_fixed_order(side, leader, &joinable, |o| out.push(o));
         out
     }
 
-    /// [`State::fixed_orders`], handed one by one to `found`.
-    fn each_fixed_order(&self, side: Side, leader: usize, mut found: impl FnMut(Order)) {
+    /// The Crusades 8.0 F: the leaders of `side` another may be written `with`, with their
+    /// places: those given an order other than `with`, not carried by a fleet, in order.
+    /// `written` is [`State::written`] for `side`.
+    fn joinable(&self, side: Side, written: &Written) -> Vec<(usize, Place)> {
+        let book = self.book(side);
+        let mut out = Vec::with_capacity(book.leaders.len());
+        for (&other, order) in &book.leaders {
+            if let (false, Some(place)) = (
+                matches!(order, Order::With { .. }) || written.has(other, Written::CARRIED),
+                self.leaders[other].place,
+            ) {
+                out.push((other, place));
+            }
+        }
+        out
+    }
+
+    /// [`State::fixed_orders`], handed one by one to `found`; `joinable` is
+    /// [`State::joinable`] for `side`.
+    fn each_fixed_order(
+        &self,
+        side: Side,
+        leader: usize,
+        joinable: &[(usize, Place)],
+        mut found: impl FnMut(Order),
+    ) {
         let l = &self.leaders[leader];
         let Some(place) = l.place else {
             return;
@@ -455,7 +538,8 @@ impl State {
         let must_leave = !place.inside && enemy_city;
         if !must_leave {
             found(Order::NoOrder);
-            if !place.inside && self.asps_at(side, place) >= 5 {
+            // His own ASPs count among those of his place.
+            if !place.inside && (l.asps >= 5 || self.asps_at(side, place) >= 5) {
                 found(Order::Defend);
             }
         }
@@ -466,13 +550,8 @@ impl State {
         if place.inside && !l.disrupted && site.is_some_and(|s| self.under_siege(s)) {
             found(Order::Sally);
         }
-        let book = self.book(side);
-        for (&other, order) in &book.leaders {
-            if other != leader
-                && self.leaders[other].place == Some(place)
-                && !matches!(order, Order::With { .. })
-                && book.carrier(other).is_none()
-            {
+        for &(other, at) in joinable {
+            if other != leader && at == place {
                 found(Order::With { leader: other });
             }
         }
@@ -482,69 +561,61 @@ impl State {
     /// not yet designated, in a place where another leader of the side has his rank and none
     /// outranks him (otherwise rank alone decides, 8.0 G).
     fn designable(&self, side: Side) -> Vec<usize> {
-        let book = self.book(side);
-        let map = &self.scenario.map;
-        // The side's leaders on the map, with their places and ranks.
+        self.designable_in(side, &self.written(side))
+    }
+
+    /// [`State::designable`], given [`State::written`] for `side`.
+    fn designable_in(&self, side: Side, written: &Written) -> Vec<usize> {
         let mine = self.scenario.leaders_of(side);
-        let present = |o: usize| {
-            let l = &self.leaders[o];
-            if l.status != Status::Active {
-                return None;
-            }
-            Some((l.place?, self.scenario.leaders[o].rank))
-        };
         // A leader is outranked by none of the others of his place and shares his rank with
         // one of them exactly when his rank is the place's highest (the least) and at least
-        // two leaders there have it. By place (the grid's dense index, outside and inside):
-        // its highest rank and how many have it, packed as `(rank + 1) << 4 | count` (the
-        // count stopping at 15), 0 for a place without leaders.
-        let slot = |p: Place| {
-            map.grid
-                .index_of_id(p.hex)
-                .map(|i| i * 2 + usize::from(p.inside))
+        // two leaders there have it. By place, in a small open-addressing table: the place
+        // (never 0, the empty slot's), its highest rank and how many have it (stopping at 15),
+        // packed as `place << 8 | (rank + 1) << 4 | count`.
+        let present = |o: usize| {
+            let l = &self.leaders[o];
+            let p = l.place.filter(|_| l.status == Status::Active)?;
+            let place = 1 << 17 | u32::from(p.hex.col) << 9 | u32::from(p.hex.row) << 1;
+            Some((
+                place | u32::from(p.inside),
+                self.scenario.leaders[o].rank as u32 + 1,
+            ))
         };
-        let pack = |rank: crate::scenario::Rank, count: u8| (rank as u8 + 1) << 4 | count.min(15);
-        let mut highest = vec![0u8; map.grid.len() * 2];
+        let size = (mine.len() * 2).next_power_of_two().max(8);
+        let mut table = vec![0u32; size];
+        let slot = |table: &[u32], place: u32| {
+            let mut i = (place.wrapping_mul(0x9E37_79B1) >> 16) as usize & (size - 1);
+            while table[i] != 0 && table[i] >> 8 != place {
+                i = (i + 1) & (size - 1);
+            }
+            i
+        };
         for &o in mine {
             let Some((place, rank)) = present(o) else {
                 continue;
             };
-            let Some(i) = slot(place) else {
-                continue;
-            };
-            let (best, count) = (highest[i] >> 4, highest[i] & 15);
-            let r = rank as u8 + 1;
-            if best == 0 || r < best {
-                highest[i] = pack(rank, 1);
-            } else if r == best {
-                highest[i] = pack(rank, count + 1);
+            let i = slot(&table, place);
+            let (best, count) = (table[i] >> 4 & 15, table[i] & 15);
+            if table[i] == 0 || rank < best {
+                table[i] = place << 8 | rank << 4 | 1;
+            } else if rank == best {
+                table[i] = place << 8 | rank << 4 | (count + 1).min(15);
             }
         }
-        let mut out = Vec::with_capacity(mine.len());
-        out.extend(mine.iter().copied().filter(|&l| {
+        let mut out = Vec::new();
+        for &l in mine {
             let Some((place, rank)) = present(l) else {
-                return false;
+                continue;
             };
-            let designated = match slot(place) {
-                Some(i) => highest[i] >> 4 == rank as u8 + 1 && highest[i] & 15 >= 2,
-                // Never for a leader on the map: each other leader compared in turn.
-                None => {
-                    let mut others = mine
-                        .iter()
-                        .copied()
-                        .filter(|&o| o != l)
-                        .filter_map(present)
-                        .filter(|&(p, _)| p == place)
-                        .map(|(_, r)| r);
-                    let mut same = false;
-                    others.all(|r| {
-                        same |= r == rank;
-                        r >= rank
-                    }) && same
-                }
-            };
-            designated && neutrals::may_order(self, l) && !book.command.contains(&l)
-        }));
+            let here = table[slot(&table, place)];
+            if here >> 4 & 15 == rank
+                && here & 15 >= 2
+                && neutrals::may_order(self, l)
+                && !written.has(l, Written::COMMANDED)
+            {
+                out.push(l);
+            }
+        }
         out
     }
 
@@ -578,18 +649,21 @@ impl State {
     /// The Crusades 6.4.5 B, 9.5 D: leaders of `side` who may be named next in its loss
     /// order: active, awake, not yet named.
     fn loss_nameable(&self, side: Side) -> Vec<usize> {
-        let book = self.book(side);
-        let mut named = vec![false; self.leaders.len()];
-        for &l in &book.losses {
-            if let Some(n) = named.get_mut(l) {
-                *n = true;
-            }
-        }
+        self.loss_nameable_in(side, &self.written(side))
+    }
+
+    /// [`State::loss_nameable`], given [`State::written`] for `side`.
+    fn loss_nameable_in(&self, side: Side, written: &Written) -> Vec<usize> {
         let mine = self.scenario.leaders_of(side);
         let mut out = Vec::with_capacity(mine.len());
-        out.extend(mine.iter().copied().filter(|&l| {
-            self.leaders[l].status == Status::Active && neutrals::may_order(self, l) && !named[l]
-        }));
+        for &l in mine {
+            if self.leaders[l].status == Status::Active
+                && neutrals::may_order(self, l)
+                && !written.has(l, Written::NAMED)
+            {
+                out.push(l);
+            }
+        }
         out
     }
 
@@ -686,7 +760,8 @@ impl State {
             Phase::Orders => {
                 let book = self.book(side);
                 let allowance = movement::allowance(self, side);
-                let orderable = self.orderable(side);
+                let written = self.written(side);
+                let orderable = self.orderable_in(side, &written);
                 // Every route searched first, to size the list once.
                 let moves: Vec<Option<crate::map::LandRoutes>> = orderable
                     .iter()
@@ -717,8 +792,9 @@ impl State {
                         + 4 * self.leaders.len(),
                 );
                 let mut enemy_hexes: Option<Vec<hexgrid::HexId>> = None;
+                let joinable = self.joinable(side, &written);
                 for (&l, reached) in orderable.iter().zip(&moves) {
-                    self.each_fixed_order(side, l, |order| {
+                    self.each_fixed_order(side, l, &joinable, |order| {
                         out.push(Action::Order { leader: l, order })
                     });
                     let Some(reached) = reached else {
@@ -751,6 +827,7 @@ impl State {
                 }
                 if !fleets.is_empty() {
                     let ports = self.friendly_ports(side);
+                    let any_port = ports.contains(&true);
                     // Which fleets carry leaders ([`naval::carrying`]), found in one pass.
                     let mut carrying = vec![false; self.fleets.len()];
                     for l in &self.leaders {
@@ -768,24 +845,32 @@ impl State {
                             reach,
                             &orderable,
                             &ports,
+                            any_port,
                             &mut out,
                         );
                     }
                 }
                 out.extend(
-                    self.designable(side)
+                    self.designable_in(side, &written)
                         .into_iter()
                         .map(|leader| Action::Command { leader }),
                 );
-                // Nobody else has any to take.
-                for &l in self.scenario.leaders_of(side) {
+                // Nobody else has any to take, nor anyone without leaderless ASPs of his side.
+                let takers = if side == Side::Saracens
+                    && self.garrisons.iter().any(|g| g.side == side && g.asps > 0)
+                {
+                    self.scenario.leaders_of(side)
+                } else {
+                    &[]
+                };
+                for &l in takers {
                     let asps = self.takeable(side, l);
                     if asps > 0 {
                         out.push(Action::Take { leader: l, asps });
                     }
                 }
                 out.extend(
-                    self.loss_nameable(side)
+                    self.loss_nameable_in(side, &written)
                         .into_iter()
                         .map(|leader| Action::Losses { leader }),
                 );
@@ -794,18 +879,13 @@ impl State {
                         .into_iter()
                         .map(|(leader, prisoner)| Action::Escort { leader, prisoner }),
                 );
-                let mut cancellable: Vec<usize> = book
-                    .leaders
-                    .keys()
-                    .chain(&book.command)
-                    .chain(book.take.keys())
-                    .chain(&book.losses)
-                    .chain(book.escort.values())
-                    .copied()
-                    .collect();
-                cancellable.sort_unstable();
-                cancellable.dedup();
-                for l in cancellable {
+                // Every leader some line of the book names, by index.
+                let any = Written::ORDERED
+                    | Written::COMMANDED
+                    | Written::TAKES
+                    | Written::NAMED
+                    | Written::GUARDS;
+                for l in (0..self.leaders.len()).filter(|&l| written.has(l, any)) {
                     out.push(Action::Cancel {
                         fleet: false,
                         index: l,
@@ -871,39 +951,33 @@ impl State {
     /// by site.
     fn friendly_ports(&self, side: Side) -> Vec<bool> {
         let map = &self.scenario.map;
-        // Whether forces are inside each city or castle, found in one pass when a neutral
-        // port asks: with no side in control, it is unoccupied exactly when there are none.
-        let mut occupied: Option<Vec<bool>> = None;
-        (0..map.sites.len())
-            .map(|site| {
-                map.sites[site].port
-                    && match self.sites[site].control {
-                        Some(c) => c == side,
-                        None => !occupied.get_or_insert_with(|| self.occupied_sites())[site],
-                    }
-            })
-            .collect()
-    }
-
-    /// Whether any force (a leader or leaderless ASPs) is inside each city or castle, by
-    /// site: [`State::sides_present`] inside it not empty.
-    fn occupied_sites(&self) -> Vec<bool> {
-        let map = &self.scenario.map;
-        let mut out = vec![false; map.sites.len()];
-        let inside = self
-            .leaders
+        let mut out: Vec<bool> = map
+            .sites
             .iter()
-            .filter(|l| l.status == Status::Active)
-            .filter_map(|l| l.place)
-            .chain(
-                self.garrisons
-                    .iter()
-                    .filter(|g| g.asps > 0)
-                    .map(|g| g.place),
-            );
-        for place in inside.filter(|p| p.inside) {
-            if let Some(site) = map.site_at(place.hex) {
-                out[site] = true;
+            .zip(&self.sites)
+            .map(|(site, now)| site.port && now.control.is_none_or(|c| c == side))
+            .collect();
+        // A neutral port (no side in control) is friendly while no force (a leader or
+        // leaderless ASPs) is inside it.
+        let neutral = |site: usize| self.sites[site].control.is_none();
+        if (0..out.len()).any(|site| out[site] && neutral(site)) {
+            let inside = self
+                .leaders
+                .iter()
+                .filter(|l| l.status == Status::Active)
+                .filter_map(|l| l.place)
+                .chain(
+                    self.garrisons
+                        .iter()
+                        .filter(|g| g.asps > 0)
+                        .map(|g| g.place),
+                );
+            for place in inside {
+                if place.inside {
+                    if let Some(site) = map.site_at(place.hex).filter(|&s| neutral(s)) {
+                        out[site] = false;
+                    }
+                }
             }
         }
         out
@@ -911,7 +985,8 @@ impl State {
 
     /// The Crusades 5.2, 5.5, 12.2.3, 12.3, 12.5: the orders fleet `f` may be given, added
     /// to `out`, given whether it carries leaders, the hexes it reaches, [`State::orderable`] and
-    /// [`State::friendly_ports`] for `side`. Only a hex with land can be a port or a
+    /// [`State::friendly_ports`] for `side` (and whether it holds any). Only a hex with land
+    /// can be a port or a
     /// landing ([`naval::may_land`]), so only the landfalls of `reach` are looked at.
     #[allow(clippy::too_many_arguments)]
     fn fleet_orders(
@@ -922,6 +997,7 @@ impl State {
         reach: &crate::map::SeaReach,
         orderable: &[usize],
         ports: &[bool],
+        any_port: bool,
         out: &mut Vec<Action>,
     ) {
         let Some(hex) = self.fleets[f].hex else {
@@ -938,7 +1014,7 @@ impl State {
         } else {
             Vec::new()
         };
-        if !carrying && cargo.is_empty() && !ports.contains(&true) {
+        if !carrying && cargo.is_empty() && !any_port {
             return;
         }
         // naval::may_land in a hex with land.

@@ -4,7 +4,7 @@
 //! forces (6.1.3), entering cities (9.1, 10.3.7) and stacking inside them (6.3.2).
 
 use crate::map::{LandRoutes, Map, Place};
-use crate::orders::Order;
+use crate::orders::{Order, Path};
 use crate::scenario::Side;
 use crate::state::{State, Status};
 use crate::zoi::Zones;
@@ -121,13 +121,11 @@ pub fn search(map: &Map, rain: bool, start: Place, budget: u32) -> LandRoutes {
         |p, out| map_steps(map, rain, *p, out),
         |_| true,
     );
-    let mut out: Vec<(Place, crate::orders::Path<Place>)> = reached
+    // Every place of a budget of the game's has a path of at most 6 steps ([`Path::MAX`]).
+    let mut out: Vec<(Place, Path<Place>)> = reached
         .iter()
         .filter(|r| r.0 != start)
-        .map(|r| {
-            let path = reached.path_to(&r.0);
-            (r.0, path[1..].into())
-        })
+        .filter_map(|r| Some((r.0, Path::new(&reached.path_to(&r.0)[1..])?)))
         .collect();
     out.sort_by_key(|(p, _)| *p);
     out.into()

@@ -12,7 +12,7 @@ use hexgrid::HexId;
 use crate::attrition::{spread_loss, Sharing};
 use crate::combat::loss_asps;
 use crate::map::{Map, Place, SeaReach, SeaRoutes};
-use crate::orders::FleetOrder;
+use crate::orders::{FleetOrder, Path};
 use crate::scenario::Side;
 use crate::state::{FleetStatus, State, Status};
 use crate::tables::Loss;
@@ -96,10 +96,11 @@ pub fn search(map: &Map, from: HexId, budget: u32) -> SeaRoutes {
         },
         |_| true,
     );
-    let mut out: Vec<(HexId, crate::orders::Path<HexId>)> = r
+    // Every hex of an allowance of the game's has a path of at most 10 steps ([`Path::MAX`]).
+    let mut out: Vec<(HexId, Path<HexId>)> = r
         .iter()
         .filter(|x| x.0 != from)
-        .map(|x| (x.0, r.path_to(&x.0)[1..].into()))
+        .filter_map(|x| Some((x.0, Path::new(&r.path_to(&x.0)[1..])?)))
         .collect();
     out.sort_by_key(|x| x.0);
     out.into()
