@@ -392,10 +392,20 @@ impl Written {
     const TAKES: u8 = 16;
     /// Written to guard a prisoner (9.7.6 C).
     const GUARDS: u8 = 32;
+    /// Not the book's: one of the side's leaders, active on the map and awake (may be given
+    /// orders, 15.0 B, E).
+    const AWAKE: u8 = 64;
 
     /// Whether `leader` has any of `bits`.
     fn has(&self, leader: usize, bits: u8) -> bool {
         self.0.get(leader).is_some_and(|m| m & bits != 0)
+    }
+
+    /// Whether `leader` is [`Written::AWAKE`] and has none of `bits`.
+    fn awake_without(&self, leader: usize, bits: u8) -> bool {
+        self.0
+            .get(leader)
+            .is_some_and(|m| m & (Written::AWAKE | bits) == Written::AWAKE)
     }
 }
 
@@ -448,6 +458,12 @@ impl State {
         for &l in book.escort.values() {
             mark(l, Written::GUARDS);
         }
+        // 15.0 B, E: on the map and awake.
+        for &l in self.scenario.leaders_of(side) {
+            if self.leaders[l].status == Status::Active && neutrals::may_order(self, l) {
+                mark(l, Written::AWAKE);
+            }
+        }
         Written(marks)
     }
 
@@ -460,14 +476,11 @@ impl State {
     fn orderable_in(&self, side: Side, written: &Written) -> Vec<usize> {
         let mine = self.scenario.leaders_of(side);
         let mut out = Vec::with_capacity(mine.len());
-        for &l in mine {
-            if self.leaders[l].status == Status::Active
-                && neutrals::may_order(self, l)
-                && !written.has(l, Written::ORDERED | Written::CARRIED)
-            {
-                out.push(l);
-            }
-        }
+        out.extend(
+            mine.iter()
+                .copied()
+                .filter(|&l| written.awake_without(l, Written::ORDERED | Written::CARRIED)),
+        );
         out
     }
 
@@ -567,55 +580,39 @@ impl State {
     /// [`State::designable`], given [`State::written`] for `side`.
     fn designable_in(&self, side: Side, written: &Written) -> Vec<usize> {
         let mine = self.scenario.leaders_of(side);
+        // The side's leaders on the map, each packed as `place << 32 | rank << 24 | leader`
+        // (a leader index is far below 2^24), sorted: by place, then rank, highest first.
+        let mut here: Vec<u64> = Vec::with_capacity(mine.len());
+        for &o in mine {
+            let l = &self.leaders[o];
+            if let (Status::Active, Some(p)) = (l.status, l.place) {
+                let place = u64::from(p.hex.col) << 9 | u64::from(p.hex.row) << 1;
+                let rank = self.scenario.leaders[o].rank as u64;
+                here.push((place | u64::from(p.inside)) << 32 | rank << 24 | o as u64);
+            }
+        }
+        here.sort_unstable();
         // A leader is outranked by none of the others of his place and shares his rank with
         // one of them exactly when his rank is the place's highest (the least) and at least
-        // two leaders there have it. By place, in a small open-addressing table: the place
-        // (never 0, the empty slot's), its highest rank and how many have it (stopping at 15),
-        // packed as `place << 8 | (rank + 1) << 4 | count`.
-        let present = |o: usize| {
-            let l = &self.leaders[o];
-            let p = l.place.filter(|_| l.status == Status::Active)?;
-            let place = 1 << 17 | u32::from(p.hex.col) << 9 | u32::from(p.hex.row) << 1;
-            Some((
-                place | u32::from(p.inside),
-                self.scenario.leaders[o].rank as u32 + 1,
-            ))
-        };
-        let size = (mine.len() * 2).next_power_of_two().max(8);
-        let mut table = vec![0u32; size];
-        let slot = |table: &[u32], place: u32| {
-            let mut i = (place.wrapping_mul(0x9E37_79B1) >> 16) as usize & (size - 1);
-            while table[i] != 0 && table[i] >> 8 != place {
-                i = (i + 1) & (size - 1);
-            }
-            i
-        };
-        for &o in mine {
-            let Some((place, rank)) = present(o) else {
-                continue;
-            };
-            let i = slot(&table, place);
-            let (best, count) = (table[i] >> 4 & 15, table[i] & 15);
-            if table[i] == 0 || rank < best {
-                table[i] = place << 8 | rank << 4 | 1;
-            } else if rank == best {
-                table[i] = place << 8 | rank << 4 | (count + 1).min(15);
-            }
-        }
+        // two leaders there have it.
         let mut out = Vec::new();
-        for &l in mine {
-            let Some((place, rank)) = present(l) else {
-                continue;
-            };
-            let here = table[slot(&table, place)];
-            if here >> 4 & 15 == rank
-                && here & 15 >= 2
-                && neutrals::may_order(self, l)
-                && !written.has(l, Written::COMMANDED)
-            {
-                out.push(l);
+        for place in here.chunk_by(|a, b| a >> 32 == b >> 32) {
+            let rank = |x: &u64| x >> 24 & 0xff;
+            let highest = place
+                .iter()
+                .take_while(|x| rank(x) == rank(&place[0]))
+                .count();
+            if highest >= 2 {
+                out.extend(
+                    place[..highest]
+                        .iter()
+                        .map(|x| (x & 0xff_ffff) as usize)
+                        .filter(|&l| written.awake_without(l, Written::COMMANDED)),
+                );
             }
         }
+        // In the order of `mine`: by index.
+        out.sort_unstable();
         out
     }
 
@@ -656,14 +653,11 @@ impl State {
     fn loss_nameable_in(&self, side: Side, written: &Written) -> Vec<usize> {
         let mine = self.scenario.leaders_of(side);
         let mut out = Vec::with_capacity(mine.len());
-        for &l in mine {
-            if self.leaders[l].status == Status::Active
-                && neutrals::may_order(self, l)
-                && !written.has(l, Written::NAMED)
-            {
-                out.push(l);
-            }
-        }
+        out.extend(
+            mine.iter()
+                .copied()
+                .filter(|&l| written.awake_without(l, Written::NAMED)),
+        );
         out
     }
 
@@ -904,12 +898,19 @@ impl State {
     }
 
     pub(crate) fn orderable_fleets(&self, side: Side) -> Vec<usize> {
-        let book = self.book(side);
+        let mut ordered = vec![false; self.fleets.len()];
+        for &f in self.book(side).fleets.keys() {
+            if let Some(o) = ordered.get_mut(f) {
+                *o = true;
+            }
+        }
         let mine = self.scenario.fleets_of(side);
         let mut out = Vec::with_capacity(mine.len());
-        out.extend(mine.iter().copied().filter(|&f| {
-            self.fleets[f].status == FleetStatus::Active && !book.fleets.contains_key(&f)
-        }));
+        out.extend(
+            mine.iter()
+                .copied()
+                .filter(|&f| self.fleets[f].status == FleetStatus::Active && !ordered[f]),
+        );
         out
     }
 
