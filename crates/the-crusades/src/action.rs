@@ -375,9 +375,18 @@ fn allow(allowed: bool, why: &str) -> Result<(), String> {
     }
 }
 
-/// What a side's order book already says of each leader, by leader index: bits
-/// [`Written::ORDERED`] and the others, found in one pass over the book.
-struct Written(Vec<u8>);
+/// What a side's order book already says of each leader, and where the side's leaders
+/// stand, found in one pass over the book and one over the leaders: what listing the orders
+/// asks of each leader.
+struct Written {
+    /// By leader index: bits [`Written::ORDERED`] and the others.
+    marks: Vec<u8>,
+    /// The leaders another may be written `with` ([`State::joinable`]).
+    joinable: Vec<(usize, Place)>,
+    /// The side's leaders on the map, each packed as `place << 32 | rank << 24 | leader`
+    /// (a leader index is far below 2^24), in order.
+    present: Vec<u64>,
+}
 
 impl Written {
     /// Given a written order (5.0).
@@ -398,12 +407,12 @@ impl Written {
 
     /// Whether `leader` has any of `bits`.
     fn has(&self, leader: usize, bits: u8) -> bool {
-        self.0.get(leader).is_some_and(|m| m & bits != 0)
+        self.marks.get(leader).is_some_and(|m| m & bits != 0)
     }
 
     /// Whether `leader` is [`Written::AWAKE`] and has none of `bits`.
     fn awake_without(&self, leader: usize, bits: u8) -> bool {
-        self.0
+        self.marks
             .get(leader)
             .is_some_and(|m| m & (Written::AWAKE | bits) == Written::AWAKE)
     }
@@ -431,40 +440,68 @@ impl State {
     fn written(&self, side: Side) -> Written {
         let book = self.book(side);
         let mut marks = vec![0u8; self.leaders.len()];
-        let mut mark = |l: usize, bit: u8| {
+        fn mark(marks: &mut [u8], l: usize, bit: u8) {
             if let Some(m) = marks.get_mut(l) {
                 *m |= bit;
             }
-        };
-        for &l in book.leaders.keys() {
-            mark(l, Written::ORDERED);
         }
         for o in book.fleets.values() {
             if let FleetOrder::Transport { cargo, .. } = o {
                 for &l in cargo {
-                    mark(l, Written::CARRIED);
+                    mark(&mut marks, l, Written::CARRIED);
                 }
             }
         }
-        for &l in &book.losses {
-            mark(l, Written::NAMED);
-        }
-        for &l in &book.command {
-            mark(l, Written::COMMANDED);
-        }
-        for &l in book.take.keys() {
-            mark(l, Written::TAKES);
-        }
-        for &l in book.escort.values() {
-            mark(l, Written::GUARDS);
-        }
-        // 15.0 B, E: on the map and awake.
-        for &l in self.scenario.leaders_of(side) {
-            if self.leaders[l].status == Status::Active && neutrals::may_order(self, l) {
-                mark(l, Written::AWAKE);
+        // 8.0 F: the leaders another may be written `with`: given an order other than
+        // `with`, not carried by a fleet, in order.
+        let mut joinable = Vec::with_capacity(book.leaders.len());
+        for (&l, order) in &book.leaders {
+            mark(&mut marks, l, Written::ORDERED);
+            if matches!(order, Order::With { .. }) {
+                continue;
+            }
+            if let (false, Some(place)) = (
+                marks.get(l).is_some_and(|m| m & Written::CARRIED != 0),
+                self.leaders[l].place,
+            ) {
+                joinable.push((l, place));
             }
         }
-        Written(marks)
+        for &l in &book.losses {
+            mark(&mut marks, l, Written::NAMED);
+        }
+        for &l in &book.command {
+            mark(&mut marks, l, Written::COMMANDED);
+        }
+        for &l in book.take.keys() {
+            mark(&mut marks, l, Written::TAKES);
+        }
+        for &l in book.escort.values() {
+            mark(&mut marks, l, Written::GUARDS);
+        }
+        let mine = self.scenario.leaders_of(side);
+        let mut present = Vec::with_capacity(mine.len());
+        for &l in mine {
+            let leader = &self.leaders[l];
+            if leader.status != Status::Active {
+                continue;
+            }
+            // 15.0 B, E: awake.
+            if neutrals::may_order(self, l) {
+                mark(&mut marks, l, Written::AWAKE);
+            }
+            let Some(p) = leader.place else {
+                continue;
+            };
+            let place = u64::from(p.hex.col) << 9 | u64::from(p.hex.row) << 1;
+            let rank = self.scenario.leaders[l].rank as u64;
+            present.push((place | u64::from(p.inside)) << 32 | rank << 24 | l as u64);
+        }
+        Written {
+            marks,
+            joinable,
+            present,
+        }
     }
 
     /// Leaders of `side` who may be given an order now and have none.
@@ -498,30 +535,13 @@ impl State {
     /// other than moves.
     fn fixed_orders(&self, side: Side, leader: usize) -> Vec<Order> {
         let mut out = Vec::new();
-        let joinable = self.joinable(side, &self.written(side));
-        self.each_fixed_order(side, leader, &joinable, |o| out.push(o));
+        let written = self.written(side);
+        self.each_fixed_order(side, leader, &written.joinable, |o| out.push(o));
         out
     }
 
-    /// The Crusades 8.0 F: the leaders of `side` another may be written `with`, with their
-    /// places: those given an order other than `with`, not carried by a fleet, in order.
-    /// `written` is [`State::written`] for `side`.
-    fn joinable(&self, side: Side, written: &Written) -> Vec<(usize, Place)> {
-        let book = self.book(side);
-        let mut out = Vec::with_capacity(book.leaders.len());
-        for (&other, order) in &book.leaders {
-            if let (false, Some(place)) = (
-                matches!(order, Order::With { .. }) || written.has(other, Written::CARRIED),
-                self.leaders[other].place,
-            ) {
-                out.push((other, place));
-            }
-        }
-        out
-    }
-
-    /// [`State::fixed_orders`], handed one by one to `found`; `joinable` is
-    /// [`State::joinable`] for `side`.
+    /// [`State::fixed_orders`], handed one by one to `found`; `joinable` lists the leaders of
+    /// `side` another may be written `with` ([`Written::joinable`], 8.0 F).
     fn each_fixed_order(
         &self,
         side: Side,
@@ -574,23 +594,13 @@ impl State {
     /// not yet designated, in a place where another leader of the side has his rank and none
     /// outranks him (otherwise rank alone decides, 8.0 G).
     fn designable(&self, side: Side) -> Vec<usize> {
-        self.designable_in(side, &self.written(side))
+        self.designable_in(&self.written(side))
     }
 
     /// [`State::designable`], given [`State::written`] for `side`.
-    fn designable_in(&self, side: Side, written: &Written) -> Vec<usize> {
-        let mine = self.scenario.leaders_of(side);
-        // The side's leaders on the map, each packed as `place << 32 | rank << 24 | leader`
-        // (a leader index is far below 2^24), sorted: by place, then rank, highest first.
-        let mut here: Vec<u64> = Vec::with_capacity(mine.len());
-        for &o in mine {
-            let l = &self.leaders[o];
-            if let (Status::Active, Some(p)) = (l.status, l.place) {
-                let place = u64::from(p.hex.col) << 9 | u64::from(p.hex.row) << 1;
-                let rank = self.scenario.leaders[o].rank as u64;
-                here.push((place | u64::from(p.inside)) << 32 | rank << 24 | o as u64);
-            }
-        }
+    fn designable_in(&self, written: &Written) -> Vec<usize> {
+        // The side's leaders on the map by place, then rank, highest first.
+        let mut here = written.present.clone();
         here.sort_unstable();
         // A leader is outranked by none of the others of his place and shares his rank with
         // one of them exactly when his rank is the place's highest (the least) and at least
@@ -786,9 +796,8 @@ impl State {
                         + 4 * self.leaders.len(),
                 );
                 let mut enemy_hexes: Option<Vec<hexgrid::HexId>> = None;
-                let joinable = self.joinable(side, &written);
                 for (&l, reached) in orderable.iter().zip(&moves) {
-                    self.each_fixed_order(side, l, &joinable, |order| {
+                    self.each_fixed_order(side, l, &written.joinable, |order| {
                         out.push(Action::Order { leader: l, order })
                     });
                     let Some(reached) = reached else {
@@ -845,7 +854,7 @@ impl State {
                     }
                 }
                 out.extend(
-                    self.designable_in(side, &written)
+                    self.designable_in(&written)
                         .into_iter()
                         .map(|leader| Action::Command { leader }),
                 );
