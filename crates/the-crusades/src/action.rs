@@ -961,30 +961,30 @@ impl State {
     /// by site.
     fn friendly_ports(&self, side: Side) -> Vec<bool> {
         let map = &self.scenario.map;
-        let mut out: Vec<bool> = map
-            .sites
-            .iter()
-            .zip(&self.sites)
-            .map(|(site, now)| site.port && now.control.is_none_or(|c| c == side))
-            .collect();
+        let mut out = vec![false; map.sites.len()];
+        let mut neutral = false;
+        for &site in map.ports() {
+            out[site] = match self.sites[site].control {
+                Some(c) => c == side,
+                None => {
+                    neutral = true;
+                    true
+                }
+            };
+        }
         // A neutral port (no side in control) is friendly while no force (a leader or
         // leaderless ASPs) is inside it.
-        let neutral = |site: usize| self.sites[site].control.is_none();
-        if (0..out.len()).any(|site| out[site] && neutral(site)) {
-            let inside = self
-                .leaders
-                .iter()
-                .filter(|l| l.status == Status::Active)
-                .filter_map(|l| l.place)
-                .chain(
-                    self.garrisons
-                        .iter()
-                        .filter(|g| g.asps > 0)
-                        .map(|g| g.place),
-                );
-            for place in inside {
-                if place.inside {
-                    if let Some(site) = map.site_at(place.hex).filter(|&s| neutral(s)) {
+        if neutral {
+            let leaders = self.leaders.iter().filter(|l| l.status == Status::Active);
+            let inside = leaders.filter_map(|l| l.place).chain(
+                self.garrisons
+                    .iter()
+                    .filter(|g| g.asps > 0)
+                    .map(|g| g.place),
+            );
+            for place in inside.filter(|p| p.inside) {
+                if let Some(site) = map.site_at(place.hex) {
+                    if self.sites[site].control.is_none() {
                         out[site] = false;
                     }
                 }

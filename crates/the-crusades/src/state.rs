@@ -453,9 +453,9 @@ impl State {
     /// without building a list.
     pub fn sides_present(&self, place: Place) -> Sides {
         let mut out = Sides::default();
-        for (i, l) in self.leaders.iter().enumerate() {
-            if l.place == Some(place) && l.status == Status::Active {
-                out.insert(self.side_of(i));
+        for (l, info) in self.leaders.iter().zip(&self.scenario.leaders) {
+            if l.place == Some(place) && matches!(l.status, Status::Active) {
+                out.insert(info.side);
             }
         }
         for g in &self.garrisons {
