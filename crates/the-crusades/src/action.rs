@@ -962,32 +962,34 @@ impl State {
     fn friendly_ports(&self, side: Side) -> Vec<bool> {
         let map = &self.scenario.map;
         let mut out = vec![false; map.sites.len()];
-        let mut neutral = false;
+        // The neutral ports (no side in control), by hex.
+        let mut neutral: Vec<(hexgrid::HexId, usize)> = Vec::new();
         for &site in map.ports() {
             out[site] = match self.sites[site].control {
                 Some(c) => c == side,
                 None => {
-                    neutral = true;
+                    neutral.push((map.sites[site].hex, site));
                     true
                 }
             };
         }
-        // A neutral port (no side in control) is friendly while no force (a leader or
-        // leaderless ASPs) is inside it.
-        if neutral {
-            let leaders = self.leaders.iter().filter(|l| l.status == Status::Active);
-            let inside = leaders.filter_map(|l| l.place).chain(
-                self.garrisons
-                    .iter()
-                    .filter(|g| g.asps > 0)
-                    .map(|g| g.place),
-            );
-            for place in inside.filter(|p| p.inside) {
-                if let Some(site) = map.site_at(place.hex) {
-                    if self.sites[site].control.is_none() {
+        // A neutral port is friendly while no force (a leader or leaderless ASPs) is inside
+        // it.
+        if !neutral.is_empty() {
+            let mut occupied = |place: Place| {
+                for &(hex, site) in &neutral {
+                    if place.inside && place.hex == hex {
                         out[site] = false;
                     }
                 }
+            };
+            for l in &self.leaders {
+                if let (Some(place), Status::Active) = (l.place, l.status) {
+                    occupied(place);
+                }
+            }
+            for g in self.garrisons.iter().filter(|g| g.asps > 0) {
+                occupied(g.place);
             }
         }
         out
@@ -996,8 +998,8 @@ impl State {
     /// The Crusades 5.2, 5.5, 12.2.3, 12.3, 12.5: the orders fleet `f` may be given, added
     /// to `out`, given whether it carries leaders, the hexes it reaches, [`State::orderable`] and
     /// [`State::friendly_ports`] for `side` (and whether it holds any). Only a hex with land
-    /// can be a port or a
-    /// landing ([`naval::may_land`]), so only the landfalls of `reach` are looked at.
+    /// can be a port or a landing ([`naval::may_land`]), so only the landfalls of `reach` are
+    /// looked at.
     #[allow(clippy::too_many_arguments)]
     fn fleet_orders(
         &self,
