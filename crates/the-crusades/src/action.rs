@@ -813,7 +813,7 @@ impl State {
                     let order = |path: &crate::orders::Path<Place>| Action::Order {
                         leader: l,
                         order: Order::Move {
-                            path: path.clone(),
+                            path: *path,
                             leave: 0,
                         },
                     };
@@ -1035,12 +1035,12 @@ impl State {
             let path = &reach.routes[i].1;
             let lands = !winter || site.is_some_and(|s| map.sites[s].sheltered);
             if site.is_some_and(|s| ports[s]) || (carrying && lands) {
-                out.push(order(FleetOrder::Move { path: path.clone() }));
+                out.push(order(FleetOrder::Move { path: *path }));
             }
             if !cargo.is_empty() && lands {
                 out.push(order(FleetOrder::Transport {
                     cargo: cargo.clone(),
-                    path: path.clone(),
+                    path: *path,
                 }));
             }
         }

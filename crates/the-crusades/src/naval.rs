@@ -197,9 +197,9 @@ pub fn move_fleets(state: &mut State, log: &mut Log) {
                         state.leaders[l].place = None;
                     }
                 }
-                path.clone()
+                *path
             }
-            FleetOrder::Move { path } => path.clone(),
+            FleetOrder::Move { path } => *path,
             _ => continue,
         };
         let mut at = state.fleets[f].hex.unwrap_or(path[0]);
