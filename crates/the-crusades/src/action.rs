@@ -654,13 +654,8 @@ impl State {
     }
 
     /// The Crusades 6.4.5 B, 9.5 D: leaders of `side` who may be named next in its loss
-    /// order: active, awake, not yet named.
-    fn loss_nameable(&self, side: Side) -> Vec<usize> {
-        self.loss_nameable_in(side, &self.written(side))
-    }
-
-    /// [`State::loss_nameable`], given [`State::written`] for `side`.
-    fn loss_nameable_in(&self, side: Side, written: &Written) -> Vec<usize> {
+    /// order: active, awake, not yet named; `written` is [`State::written`] for `side`.
+    fn loss_nameable(&self, side: Side, written: &Written) -> Vec<usize> {
         let mine = self.scenario.leaders_of(side);
         let mut out = Vec::with_capacity(mine.len());
         out.extend(
@@ -866,14 +861,19 @@ impl State {
                 } else {
                     &[]
                 };
+                // Only an awake leader on the map not yet written to take any
+                // ([`State::takeable`]).
                 for &l in takers {
+                    if !written.awake_without(l, Written::TAKES) {
+                        continue;
+                    }
                     let asps = self.takeable(side, l);
                     if asps > 0 {
                         out.push(Action::Take { leader: l, asps });
                     }
                 }
                 out.extend(
-                    self.loss_nameable_in(side, &written)
+                    self.loss_nameable(side, &written)
                         .into_iter()
                         .map(|leader| Action::Losses { leader }),
                 );
@@ -1071,7 +1071,13 @@ impl State {
                 allow(crate::captives::prisoners_of(self, side).contains(leader), "only a prisoner this side holds may be put to death (9.7.6 F)")
             }
             (Phase::Orders, Action::Losses { leader }) => {
-                allow(self.loss_nameable(side).contains(leader), "the loss order names each active leader of this side once (6.4.5 B, 9.5 D)")
+                // [`State::loss_nameable`] for one leader.
+                let nameable = *leader < self.leaders.len()
+                    && self.side_of(*leader) == side
+                    && self.leaders[*leader].status == Status::Active
+                    && neutrals::may_order(self, *leader)
+                    && !self.book(side).losses.contains(leader);
+                allow(nameable, "the loss order names each active leader of this side once (6.4.5 B, 9.5 D)")
             }
             (Phase::Assassination(_), Action::Assassinate { leader }) => {
                 allow(crate::events::targets(self, side).contains(leader), "only an enemy leader on the map may be the target (14.2)")
