@@ -190,9 +190,15 @@ pub fn dense_search(map: &Map, rain: bool, start: Place, budget: u32) -> LandRou
         }
     }
     // Every place of a budget of the game's has a path of at most 6 steps ([`Path::MAX`]).
+    // Places by dense index come in the order of places (the grid's indices are in the
+    // order of the hexes, and outside before inside), so the list needs no sorting.
     let mut out: Vec<(Place, Path<Place>)> = Vec::with_capacity(nodes.len());
     let mut steps = [start; Path::<Place>::MAX];
-    for node in &nodes[1..] {
+    for &j in &position {
+        if j == NONE || j == 0 {
+            continue;
+        }
+        let node = &nodes[j as usize];
         let (mut n, mut len) = (node, 0);
         while n.from != NONE && len < steps.len() {
             steps[len] = n.place;
@@ -207,7 +213,6 @@ pub fn dense_search(map: &Map, rain: bool, start: Place, budget: u32) -> LandRou
             out.push((node.place, path));
         }
     }
-    out.sort_by_key(|(p, _)| *p);
     out.into()
 }
 

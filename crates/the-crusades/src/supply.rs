@@ -95,11 +95,10 @@ pub fn has_loc(state: &State, zones: &Zones, side: Side, place: Place, asps: u16
         }
     };
     // The search's states: a hex by the grid's dense index, with the barren hexes crossed
-    // in a row to reach it (0..=limit).
-    let runs = usize::from(limit) + 1;
+    // in a row to reach it (0..=limit), seen as the bits of a byte by hex.
     let start = run(from, 0);
-    let mut seen = vec![false; map.grid.len() * runs];
-    seen[from * runs + usize::from(start)] = true;
+    let mut seen = vec![0u8; map.grid.len()];
+    seen[from] |= 1 << start;
     let mut queue = VecDeque::with_capacity(64);
     queue.push_back((from, start));
     while let Some((i, b)) = queue.pop_front() {
@@ -111,11 +110,10 @@ pub fn has_loc(state: &State, zones: &Zones, side: Side, place: Place, asps: u16
             if nb > limit {
                 continue;
             }
-            let key = n * runs + usize::from(nb);
-            if seen[key] || blocked(n, id) {
+            if seen[n] & 1 << nb != 0 || blocked(n, id) {
                 continue;
             }
-            seen[key] = true;
+            seen[n] |= 1 << nb;
             queue.push_back((n, nb));
         }
     }
