@@ -761,8 +761,9 @@ impl State {
                 let allowance = movement::allowance(self, side);
                 let written = self.written(side);
                 let orderable = self.orderable_in(side, &written);
-                // Every route searched first, to size the list once.
-                let moves: Vec<Option<crate::map::LandRoutes>> = orderable
+                // Every route searched first, to size the list once; borrowed from the
+                // remembered routes ([`movement::routes_from`]).
+                let moves: Vec<Option<_>> = orderable
                     .iter()
                     .map(|&l| {
                         let l = &self.leaders[l];
@@ -770,16 +771,16 @@ impl State {
                             return None;
                         }
                         let place = l.place.expect("active");
-                        Some(movement::reachable(self, place, allowance))
+                        Some(movement::routes_from(self, place, allowance))
                     })
                     .collect();
                 let orderable_fleets = self.orderable_fleets(side);
-                let mut fleets: Vec<(usize, std::sync::Arc<crate::map::SeaReach>)> =
+                let mut fleets: Vec<(usize, std::borrow::Cow<'_, crate::map::SeaReach>)> =
                     Vec::with_capacity(orderable_fleets.len());
                 fleets.extend(
                     orderable_fleets
                         .into_iter()
-                        .filter_map(|f| Some((f, naval::reach(self, self.fleets[f].hex?)))),
+                        .filter_map(|f| Some((f, naval::reach_from(self, self.fleets[f].hex?)))),
                 );
                 let mut out = Vec::with_capacity(
                     16 + 8 * orderable.len()

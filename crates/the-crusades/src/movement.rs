@@ -113,6 +113,23 @@ pub fn reachable(state: &State, start: Place, budget: u32) -> LandRoutes {
     }
 }
 
+/// [`reachable`], borrowed from the remembered routes where the budget is one of the
+/// game's: listing the orders then touches no count shared with the games on other threads.
+pub(crate) fn routes_from(
+    state: &State,
+    start: Place,
+    budget: u32,
+) -> std::borrow::Cow<'_, [(Place, Path<Place>)]> {
+    let map = &state.scenario.map;
+    let rain = state.turn_info().rain;
+    match map.land_routes(start, budget, rain) {
+        Some(slot) => {
+            std::borrow::Cow::Borrowed(slot.get_or_init(|| dense_search(map, rain, start, budget)))
+        }
+        None => std::borrow::Cow::Owned(dense_search(map, rain, start, budget).to_vec()),
+    }
+}
+
 /// [`search`] by the grid's dense index, behind [`reachable`]: the same search (Dijkstra's,
 /// places settled by cost and then in the order they were first reached, a place's path
 /// replaced only by a cheaper one, the steps from each place tried in [`steps`] order), its

@@ -81,6 +81,18 @@ pub fn reach(state: &State, from: HexId) -> Arc<SeaReach> {
     }
 }
 
+/// [`reach`], borrowed from the remembered routes where the allowance is one of the game's:
+/// listing the orders then touches no count shared with the games on other threads.
+pub(crate) fn reach_from(state: &State, from: HexId) -> std::borrow::Cow<'_, SeaReach> {
+    let map = &state.scenario.map;
+    let budget = allowance(state);
+    let fresh = || Arc::new(SeaReach::new(map, search(map, from, budget)));
+    match map.sea_routes(from, budget) {
+        Some(slot) => std::borrow::Cow::Borrowed(slot.get_or_init(fresh)),
+        None => std::borrow::Cow::Owned(SeaReach::new(map, search(map, from, budget))),
+    }
+}
+
 /// The search behind [`reachable`], made afresh: every hex within `budget` sea moves of
 /// `from` (12.2.2).
 pub fn search(map: &Map, from: HexId, budget: u32) -> SeaRoutes {
