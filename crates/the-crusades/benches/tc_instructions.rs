@@ -11,6 +11,10 @@
 
 use std::hint::black_box;
 
+/// The allocator of the `crusades` binary, so that the counts are those of its games.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 use engine::{DiceMode, Game, Log, Pending, Setup, Startable};
 use the_crusades::State;
 

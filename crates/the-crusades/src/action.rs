@@ -24,7 +24,7 @@ use crate::map::Place;
 use crate::movement;
 use crate::naval;
 use crate::neutrals;
-use crate::orders::{FleetOrder, Order};
+use crate::orders::{FleetOrder, Order, Path};
 use crate::scenario::Side;
 use crate::state::{FleetStatus, Offer, Phase, State, Status, Terms};
 
@@ -210,17 +210,21 @@ impl Action {
                 .ok_or_else(|| format!("`{w}` is not a leader of the scenario"))
         };
         let places = |ws: &[&str]| {
-            ws.iter()
+            let steps = ws
+                .iter()
                 .map(|w| Place::parse(w))
-                .collect::<Result<Vec<_>, _>>()
+                .collect::<Result<Vec<_>, _>>()?;
+            Path::new(&steps).ok_or_else(|| Path::<Place>::refusal(steps.len()))
         };
         let hexes = |ws: &[&str]| {
-            ws.iter()
+            let steps = ws
+                .iter()
                 .map(|w| {
                     w.parse::<hexgrid::HexId>()
                         .map_err(|_| format!("`{w}` is not a hex id like 1619"))
                 })
-                .collect::<Result<Vec<_>, _>>()
+                .collect::<Result<Vec<_>, _>>()?;
+            Path::new(&steps).ok_or_else(|| Path::<hexgrid::HexId>::refusal(steps.len()))
         };
         match words.as_slice() {
             [] => Err("empty action".into()),
@@ -306,10 +310,10 @@ impl Action {
             [id, rest @ ..] => {
                 if let Some(f) = s.fleet(id) {
                     let order = match rest {
-                        ["move", path @ ..] if !path.is_empty() => FleetOrder::Move { path: hexes(path)?.into() },
+                        ["move", path @ ..] if !path.is_empty() => FleetOrder::Move { path: hexes(path)? },
                         ["transport", cargo, path @ ..] if !path.is_empty() => FleetOrder::Transport {
                             cargo: cargo.split('+').map(leader).collect::<Result<Vec<_>, _>>()?,
-                            path: hexes(path)?.into(),
+                            path: hexes(path)?,
                         },
                         ["blockade"] => FleetOrder::Blockade,
                         ["no-order"] => FleetOrder::NoOrder,
@@ -344,10 +348,10 @@ impl Action {
                 }
                 let order = match rest {
                     ["move", path @ .., "leave", n] if !path.is_empty() => Order::Move {
-                        path: places(path)?.into(),
+                        path: places(path)?,
                         leave: n.parse().map_err(|_| format!("`{n}` is not a number of ASPs"))?,
                     },
-                    ["move", path @ ..] if !path.is_empty() => Order::Move { path: places(path)?.into(), leave: 0 },
+                    ["move", path @ ..] if !path.is_empty() => Order::Move { path: places(path)?, leave: 0 },
                     ["with", other] => Order::With { leader: leader(other)? },
                     ["defend"] => Order::Defend,
                     ["full-siege"] => Order::FullSiege,
@@ -371,6 +375,49 @@ fn allow(allowed: bool, why: &str) -> Result<(), String> {
     }
 }
 
+/// What a side's order book already says of each leader, and where the side's leaders
+/// stand, found in one pass over the book and one over the leaders: what listing the orders
+/// asks of each leader.
+struct Written {
+    /// By leader index: bits [`Written::ORDERED`] and the others.
+    marks: Vec<u8>,
+    /// The leaders another may be written `with` ([`State::joinable`]).
+    joinable: Vec<(usize, Place)>,
+    /// The side's leaders on the map, each packed as `place << 32 | rank << 24 | leader`
+    /// (a leader index is far below 2^24), in order.
+    present: Vec<u64>,
+}
+
+impl Written {
+    /// Given a written order (5.0).
+    const ORDERED: u8 = 1;
+    /// Named in a transport order ([`crate::orders::OrderBook::carrier`], 12.5.3).
+    const CARRIED: u8 = 2;
+    /// Named in the loss order (6.4.5 B).
+    const NAMED: u8 = 4;
+    /// Designated commander (8.0 H).
+    const COMMANDED: u8 = 8;
+    /// Written to take up leaderless ASPs (6.1.2).
+    const TAKES: u8 = 16;
+    /// Written to guard a prisoner (9.7.6 C).
+    const GUARDS: u8 = 32;
+    /// Not the book's: one of the side's leaders, active on the map and awake (may be given
+    /// orders, 15.0 B, E).
+    const AWAKE: u8 = 64;
+
+    /// Whether `leader` has any of `bits`.
+    fn has(&self, leader: usize, bits: u8) -> bool {
+        self.marks.get(leader).is_some_and(|m| m & bits != 0)
+    }
+
+    /// Whether `leader` is [`Written::AWAKE`] and has none of `bits`.
+    fn awake_without(&self, leader: usize, bits: u8) -> bool {
+        self.marks
+            .get(leader)
+            .is_some_and(|m| m & (Written::AWAKE | bits) == Written::AWAKE)
+    }
+}
+
 impl State {
     /// The seats that must decide now.
     pub fn pending_seats(&self) -> Vec<Seat> {
@@ -389,27 +436,88 @@ impl State {
         }
     }
 
+    /// What the order book of `side` already says of each leader ([`Written`]).
+    fn written(&self, side: Side) -> Written {
+        let book = self.book(side);
+        let mut marks = vec![0u8; self.leaders.len()];
+        fn mark(marks: &mut [u8], l: usize, bit: u8) {
+            if let Some(m) = marks.get_mut(l) {
+                *m |= bit;
+            }
+        }
+        for o in book.fleets.values() {
+            if let FleetOrder::Transport { cargo, .. } = o {
+                for &l in cargo {
+                    mark(&mut marks, l, Written::CARRIED);
+                }
+            }
+        }
+        // 8.0 F: the leaders another may be written `with`: given an order other than
+        // `with`, not carried by a fleet, in order.
+        let mut joinable = Vec::with_capacity(book.leaders.len());
+        for (&l, order) in &book.leaders {
+            mark(&mut marks, l, Written::ORDERED);
+            if matches!(order, Order::With { .. }) {
+                continue;
+            }
+            if let (false, Some(place)) = (
+                marks.get(l).is_some_and(|m| m & Written::CARRIED != 0),
+                self.leaders[l].place,
+            ) {
+                joinable.push((l, place));
+            }
+        }
+        for &l in &book.losses {
+            mark(&mut marks, l, Written::NAMED);
+        }
+        for &l in &book.command {
+            mark(&mut marks, l, Written::COMMANDED);
+        }
+        for &l in book.take.keys() {
+            mark(&mut marks, l, Written::TAKES);
+        }
+        for &l in book.escort.values() {
+            mark(&mut marks, l, Written::GUARDS);
+        }
+        let mine = self.scenario.leaders_of(side);
+        let mut present = Vec::with_capacity(mine.len());
+        for &l in mine {
+            let leader = &self.leaders[l];
+            if leader.status != Status::Active {
+                continue;
+            }
+            // 15.0 B, E: awake.
+            if neutrals::may_order(self, l) {
+                mark(&mut marks, l, Written::AWAKE);
+            }
+            let Some(p) = leader.place else {
+                continue;
+            };
+            let place = u64::from(p.hex.col) << 9 | u64::from(p.hex.row) << 1;
+            let rank = self.scenario.leaders[l].rank as u64;
+            present.push((place | u64::from(p.inside)) << 32 | rank << 24 | l as u64);
+        }
+        Written {
+            marks,
+            joinable,
+            present,
+        }
+    }
+
     /// Leaders of `side` who may be given an order now and have none.
     pub(crate) fn orderable(&self, side: Side) -> Vec<usize> {
-        let book = self.book(side);
-        // Leaders named in a transport order ([`OrderBook::carrier`]).
-        let carried: Vec<usize> = book
-            .fleets
-            .values()
-            .flat_map(|o| match o {
-                FleetOrder::Transport { cargo, .. } => cargo.as_slice(),
-                _ => &[],
-            })
-            .copied()
-            .collect();
+        self.orderable_in(side, &self.written(side))
+    }
+
+    /// [`State::orderable`], given [`State::written`] for `side`.
+    fn orderable_in(&self, side: Side, written: &Written) -> Vec<usize> {
         let mine = self.scenario.leaders_of(side);
         let mut out = Vec::with_capacity(mine.len());
-        out.extend(mine.iter().copied().filter(|&l| {
-            self.leaders[l].status == Status::Active
-                && neutrals::may_order(self, l)
-                && !book.leaders.contains_key(&l)
-                && !carried.contains(&l)
-        }));
+        out.extend(
+            mine.iter()
+                .copied()
+                .filter(|&l| written.awake_without(l, Written::ORDERED | Written::CARRIED)),
+        );
         out
     }
 
@@ -427,12 +535,20 @@ impl State {
     /// other than moves.
     fn fixed_orders(&self, side: Side, leader: usize) -> Vec<Order> {
         let mut out = Vec::new();
-        self.each_fixed_order(side, leader, |o| out.push(o));
+        let written = self.written(side);
+        self.each_fixed_order(side, leader, &written.joinable, |o| out.push(o));
         out
     }
 
-    /// [`State::fixed_orders`], handed one by one to `found`.
-    fn each_fixed_order(&self, side: Side, leader: usize, mut found: impl FnMut(Order)) {
+    /// [`State::fixed_orders`], handed one by one to `found`; `joinable` lists the leaders of
+    /// `side` another may be written `with` ([`Written::joinable`], 8.0 F).
+    fn each_fixed_order(
+        &self,
+        side: Side,
+        leader: usize,
+        joinable: &[(usize, Place)],
+        mut found: impl FnMut(Order),
+    ) {
         let l = &self.leaders[leader];
         let Some(place) = l.place else {
             return;
@@ -455,7 +571,8 @@ impl State {
         let must_leave = !place.inside && enemy_city;
         if !must_leave {
             found(Order::NoOrder);
-            if !place.inside && self.asps_at(side, place) >= 5 {
+            // His own ASPs count among those of his place.
+            if !place.inside && (l.asps >= 5 || self.asps_at(side, place) >= 5) {
                 found(Order::Defend);
             }
         }
@@ -466,13 +583,8 @@ impl State {
         if place.inside && !l.disrupted && site.is_some_and(|s| self.under_siege(s)) {
             found(Order::Sally);
         }
-        let book = self.book(side);
-        for (&other, order) in &book.leaders {
-            if other != leader
-                && self.leaders[other].place == Some(place)
-                && !matches!(order, Order::With { .. })
-                && book.carrier(other).is_none()
-            {
+        for &(other, at) in joinable {
+            if other != leader && at == place {
                 found(Order::With { leader: other });
             }
         }
@@ -482,69 +594,35 @@ impl State {
     /// not yet designated, in a place where another leader of the side has his rank and none
     /// outranks him (otherwise rank alone decides, 8.0 G).
     fn designable(&self, side: Side) -> Vec<usize> {
-        let book = self.book(side);
-        let map = &self.scenario.map;
-        // The side's leaders on the map, with their places and ranks.
-        let mine = self.scenario.leaders_of(side);
-        let present = |o: usize| {
-            let l = &self.leaders[o];
-            if l.status != Status::Active {
-                return None;
-            }
-            Some((l.place?, self.scenario.leaders[o].rank))
-        };
+        self.designable_in(&self.written(side))
+    }
+
+    /// [`State::designable`], given [`State::written`] for `side`.
+    fn designable_in(&self, written: &Written) -> Vec<usize> {
+        // The side's leaders on the map by place, then rank, highest first.
+        let mut here = written.present.clone();
+        here.sort_unstable();
         // A leader is outranked by none of the others of his place and shares his rank with
         // one of them exactly when his rank is the place's highest (the least) and at least
-        // two leaders there have it. By place (the grid's dense index, outside and inside):
-        // its highest rank and how many have it, packed as `(rank + 1) << 4 | count` (the
-        // count stopping at 15), 0 for a place without leaders.
-        let slot = |p: Place| {
-            map.grid
-                .index_of_id(p.hex)
-                .map(|i| i * 2 + usize::from(p.inside))
-        };
-        let pack = |rank: crate::scenario::Rank, count: u8| (rank as u8 + 1) << 4 | count.min(15);
-        let mut highest = vec![0u8; map.grid.len() * 2];
-        for &o in mine {
-            let Some((place, rank)) = present(o) else {
-                continue;
-            };
-            let Some(i) = slot(place) else {
-                continue;
-            };
-            let (best, count) = (highest[i] >> 4, highest[i] & 15);
-            let r = rank as u8 + 1;
-            if best == 0 || r < best {
-                highest[i] = pack(rank, 1);
-            } else if r == best {
-                highest[i] = pack(rank, count + 1);
+        // two leaders there have it.
+        let mut out = Vec::new();
+        for place in here.chunk_by(|a, b| a >> 32 == b >> 32) {
+            let rank = |x: &u64| x >> 24 & 0xff;
+            let highest = place
+                .iter()
+                .take_while(|x| rank(x) == rank(&place[0]))
+                .count();
+            if highest >= 2 {
+                out.extend(
+                    place[..highest]
+                        .iter()
+                        .map(|x| (x & 0xff_ffff) as usize)
+                        .filter(|&l| written.awake_without(l, Written::COMMANDED)),
+                );
             }
         }
-        let mut out = Vec::with_capacity(mine.len());
-        out.extend(mine.iter().copied().filter(|&l| {
-            let Some((place, rank)) = present(l) else {
-                return false;
-            };
-            let designated = match slot(place) {
-                Some(i) => highest[i] >> 4 == rank as u8 + 1 && highest[i] & 15 >= 2,
-                // Never for a leader on the map: each other leader compared in turn.
-                None => {
-                    let mut others = mine
-                        .iter()
-                        .copied()
-                        .filter(|&o| o != l)
-                        .filter_map(present)
-                        .filter(|&(p, _)| p == place)
-                        .map(|(_, r)| r);
-                    let mut same = false;
-                    others.all(|r| {
-                        same |= r == rank;
-                        r >= rank
-                    }) && same
-                }
-            };
-            designated && neutrals::may_order(self, l) && !book.command.contains(&l)
-        }));
+        // In the order of `mine`: by index.
+        out.sort_unstable();
         out
     }
 
@@ -576,20 +654,15 @@ impl State {
     }
 
     /// The Crusades 6.4.5 B, 9.5 D: leaders of `side` who may be named next in its loss
-    /// order: active, awake, not yet named.
-    fn loss_nameable(&self, side: Side) -> Vec<usize> {
-        let book = self.book(side);
-        let mut named = vec![false; self.leaders.len()];
-        for &l in &book.losses {
-            if let Some(n) = named.get_mut(l) {
-                *n = true;
-            }
-        }
+    /// order: active, awake, not yet named; `written` is [`State::written`] for `side`.
+    fn loss_nameable(&self, side: Side, written: &Written) -> Vec<usize> {
         let mine = self.scenario.leaders_of(side);
         let mut out = Vec::with_capacity(mine.len());
-        out.extend(mine.iter().copied().filter(|&l| {
-            self.leaders[l].status == Status::Active && neutrals::may_order(self, l) && !named[l]
-        }));
+        out.extend(
+            mine.iter()
+                .copied()
+                .filter(|&l| written.awake_without(l, Written::NAMED)),
+        );
         out
     }
 
@@ -686,9 +759,11 @@ impl State {
             Phase::Orders => {
                 let book = self.book(side);
                 let allowance = movement::allowance(self, side);
-                let orderable = self.orderable(side);
-                // Every route searched first, to size the list once.
-                let moves: Vec<Option<crate::map::LandRoutes>> = orderable
+                let written = self.written(side);
+                let orderable = self.orderable_in(side, &written);
+                // Every route searched first, to size the list once; borrowed from the
+                // remembered routes ([`movement::routes_from`]).
+                let moves: Vec<Option<_>> = orderable
                     .iter()
                     .map(|&l| {
                         let l = &self.leaders[l];
@@ -696,16 +771,16 @@ impl State {
                             return None;
                         }
                         let place = l.place.expect("active");
-                        Some(movement::reachable(self, place, allowance))
+                        Some(movement::routes_from(self, place, allowance))
                     })
                     .collect();
                 let orderable_fleets = self.orderable_fleets(side);
-                let mut fleets: Vec<(usize, std::sync::Arc<crate::map::SeaReach>)> =
+                let mut fleets: Vec<(usize, std::borrow::Cow<'_, crate::map::SeaReach>)> =
                     Vec::with_capacity(orderable_fleets.len());
                 fleets.extend(
                     orderable_fleets
                         .into_iter()
-                        .filter_map(|f| Some((f, naval::reach(self, self.fleets[f].hex?)))),
+                        .filter_map(|f| Some((f, naval::reach_from(self, self.fleets[f].hex?)))),
                 );
                 let mut out = Vec::with_capacity(
                     16 + 8 * orderable.len()
@@ -718,7 +793,7 @@ impl State {
                 );
                 let mut enemy_hexes: Option<Vec<hexgrid::HexId>> = None;
                 for (&l, reached) in orderable.iter().zip(&moves) {
-                    self.each_fixed_order(side, l, |order| {
+                    self.each_fixed_order(side, l, &written.joinable, |order| {
                         out.push(Action::Order { leader: l, order })
                     });
                     let Some(reached) = reached else {
@@ -734,7 +809,7 @@ impl State {
                     let order = |path: &crate::orders::Path<Place>| Action::Order {
                         leader: l,
                         order: Order::Move {
-                            path: path.clone(),
+                            path: *path,
                             leave: 0,
                         },
                     };
@@ -751,6 +826,7 @@ impl State {
                 }
                 if !fleets.is_empty() {
                     let ports = self.friendly_ports(side);
+                    let any_port = ports.contains(&true);
                     // Which fleets carry leaders ([`naval::carrying`]), found in one pass.
                     let mut carrying = vec![false; self.fleets.len()];
                     for l in &self.leaders {
@@ -768,24 +844,37 @@ impl State {
                             reach,
                             &orderable,
                             &ports,
+                            any_port,
                             &mut out,
                         );
                     }
                 }
                 out.extend(
-                    self.designable(side)
+                    self.designable_in(&written)
                         .into_iter()
                         .map(|leader| Action::Command { leader }),
                 );
-                // Nobody else has any to take.
-                for &l in self.scenario.leaders_of(side) {
+                // Nobody else has any to take, nor anyone without leaderless ASPs of his side.
+                let takers = if side == Side::Saracens
+                    && self.garrisons.iter().any(|g| g.side == side && g.asps > 0)
+                {
+                    self.scenario.leaders_of(side)
+                } else {
+                    &[]
+                };
+                // Only an awake leader on the map not yet written to take any
+                // ([`State::takeable`]).
+                for &l in takers {
+                    if !written.awake_without(l, Written::TAKES) {
+                        continue;
+                    }
                     let asps = self.takeable(side, l);
                     if asps > 0 {
                         out.push(Action::Take { leader: l, asps });
                     }
                 }
                 out.extend(
-                    self.loss_nameable(side)
+                    self.loss_nameable(side, &written)
                         .into_iter()
                         .map(|leader| Action::Losses { leader }),
                 );
@@ -794,18 +883,13 @@ impl State {
                         .into_iter()
                         .map(|(leader, prisoner)| Action::Escort { leader, prisoner }),
                 );
-                let mut cancellable: Vec<usize> = book
-                    .leaders
-                    .keys()
-                    .chain(&book.command)
-                    .chain(book.take.keys())
-                    .chain(&book.losses)
-                    .chain(book.escort.values())
-                    .copied()
-                    .collect();
-                cancellable.sort_unstable();
-                cancellable.dedup();
-                for l in cancellable {
+                // Every leader some line of the book names, by index.
+                let any = Written::ORDERED
+                    | Written::COMMANDED
+                    | Written::TAKES
+                    | Written::NAMED
+                    | Written::GUARDS;
+                for l in (0..self.leaders.len()).filter(|&l| written.has(l, any)) {
                     out.push(Action::Cancel {
                         fleet: false,
                         index: l,
@@ -824,12 +908,19 @@ impl State {
     }
 
     pub(crate) fn orderable_fleets(&self, side: Side) -> Vec<usize> {
-        let book = self.book(side);
+        let mut ordered = vec![false; self.fleets.len()];
+        for &f in self.book(side).fleets.keys() {
+            if let Some(o) = ordered.get_mut(f) {
+                *o = true;
+            }
+        }
         let mine = self.scenario.fleets_of(side);
         let mut out = Vec::with_capacity(mine.len());
-        out.extend(mine.iter().copied().filter(|&f| {
-            self.fleets[f].status == FleetStatus::Active && !book.fleets.contains_key(&f)
-        }));
+        out.extend(
+            mine.iter()
+                .copied()
+                .filter(|&f| self.fleets[f].status == FleetStatus::Active && !ordered[f]),
+        );
         out
     }
 
@@ -871,39 +962,35 @@ impl State {
     /// by site.
     fn friendly_ports(&self, side: Side) -> Vec<bool> {
         let map = &self.scenario.map;
-        // Whether forces are inside each city or castle, found in one pass when a neutral
-        // port asks: with no side in control, it is unoccupied exactly when there are none.
-        let mut occupied: Option<Vec<bool>> = None;
-        (0..map.sites.len())
-            .map(|site| {
-                map.sites[site].port
-                    && match self.sites[site].control {
-                        Some(c) => c == side,
-                        None => !occupied.get_or_insert_with(|| self.occupied_sites())[site],
-                    }
-            })
-            .collect()
-    }
-
-    /// Whether any force (a leader or leaderless ASPs) is inside each city or castle, by
-    /// site: [`State::sides_present`] inside it not empty.
-    fn occupied_sites(&self) -> Vec<bool> {
-        let map = &self.scenario.map;
         let mut out = vec![false; map.sites.len()];
-        let inside = self
-            .leaders
-            .iter()
-            .filter(|l| l.status == Status::Active)
-            .filter_map(|l| l.place)
-            .chain(
-                self.garrisons
-                    .iter()
-                    .filter(|g| g.asps > 0)
-                    .map(|g| g.place),
-            );
-        for place in inside.filter(|p| p.inside) {
-            if let Some(site) = map.site_at(place.hex) {
-                out[site] = true;
+        // The neutral ports (no side in control), by hex.
+        let mut neutral: Vec<(hexgrid::HexId, usize)> = Vec::new();
+        for &site in map.ports() {
+            out[site] = match self.sites[site].control {
+                Some(c) => c == side,
+                None => {
+                    neutral.push((map.sites[site].hex, site));
+                    true
+                }
+            };
+        }
+        // A neutral port is friendly while no force (a leader or leaderless ASPs) is inside
+        // it.
+        if !neutral.is_empty() {
+            let mut occupied = |place: Place| {
+                for &(hex, site) in &neutral {
+                    if place.inside && place.hex == hex {
+                        out[site] = false;
+                    }
+                }
+            };
+            for l in &self.leaders {
+                if let (Some(place), Status::Active) = (l.place, l.status) {
+                    occupied(place);
+                }
+            }
+            for g in self.garrisons.iter().filter(|g| g.asps > 0) {
+                occupied(g.place);
             }
         }
         out
@@ -911,8 +998,9 @@ impl State {
 
     /// The Crusades 5.2, 5.5, 12.2.3, 12.3, 12.5: the orders fleet `f` may be given, added
     /// to `out`, given whether it carries leaders, the hexes it reaches, [`State::orderable`] and
-    /// [`State::friendly_ports`] for `side`. Only a hex with land can be a port or a
-    /// landing ([`naval::may_land`]), so only the landfalls of `reach` are looked at.
+    /// [`State::friendly_ports`] for `side` (and whether it holds any). Only a hex with land
+    /// can be a port or a landing ([`naval::may_land`]), so only the landfalls of `reach` are
+    /// looked at.
     #[allow(clippy::too_many_arguments)]
     fn fleet_orders(
         &self,
@@ -922,6 +1010,7 @@ impl State {
         reach: &crate::map::SeaReach,
         orderable: &[usize],
         ports: &[bool],
+        any_port: bool,
         out: &mut Vec<Action>,
     ) {
         let Some(hex) = self.fleets[f].hex else {
@@ -938,7 +1027,7 @@ impl State {
         } else {
             Vec::new()
         };
-        if !carrying && cargo.is_empty() && !ports.contains(&true) {
+        if !carrying && cargo.is_empty() && !any_port {
             return;
         }
         // naval::may_land in a hex with land.
@@ -947,12 +1036,12 @@ impl State {
             let path = &reach.routes[i].1;
             let lands = !winter || site.is_some_and(|s| map.sites[s].sheltered);
             if site.is_some_and(|s| ports[s]) || (carrying && lands) {
-                out.push(order(FleetOrder::Move { path: path.clone() }));
+                out.push(order(FleetOrder::Move { path: *path }));
             }
             if !cargo.is_empty() && lands {
                 out.push(order(FleetOrder::Transport {
                     cargo: cargo.clone(),
-                    path: path.clone(),
+                    path: *path,
                 }));
             }
         }
@@ -983,7 +1072,13 @@ impl State {
                 allow(crate::captives::prisoners_of(self, side).contains(leader), "only a prisoner this side holds may be put to death (9.7.6 F)")
             }
             (Phase::Orders, Action::Losses { leader }) => {
-                allow(self.loss_nameable(side).contains(leader), "the loss order names each active leader of this side once (6.4.5 B, 9.5 D)")
+                // [`State::loss_nameable`] for one leader.
+                let nameable = *leader < self.leaders.len()
+                    && self.side_of(*leader) == side
+                    && self.leaders[*leader].status == Status::Active
+                    && neutrals::may_order(self, *leader)
+                    && !self.book(side).losses.contains(leader);
+                allow(nameable, "the loss order names each active leader of this side once (6.4.5 B, 9.5 D)")
             }
             (Phase::Assassination(_), Action::Assassinate { leader }) => {
                 allow(crate::events::targets(self, side).contains(leader), "only an enemy leader on the map may be the target (14.2)")

@@ -812,7 +812,8 @@ mod tests {
             s.orders[0].leaders.insert(
                 philip,
                 Order::Move {
-                    path: vec![Place::outside(x), Place::outside(y)].into(),
+                    path: crate::orders::Path::new(&[Place::outside(x), Place::outside(y)])
+                        .expect("two steps"),
                     leave: 0,
                 },
             );

@@ -617,6 +617,7 @@ impl<'a> Sight<'a> {
 mod tests {
     use super::*;
     use crate::map::Place;
+    use crate::orders::Path;
     use ai::{Doctrine as _, Player, RandomPlayer};
     use engine::{Game, Log, Pending, Setup, Startable};
 
@@ -746,14 +747,14 @@ mod tests {
                     let sa = sight.order(
                         l,
                         &Order::Move {
-                            path: pa.into(),
+                            path: Path::new(&pa).expect("two steps"),
                             leave: 0,
                         },
                     );
                     let sb = sight.order(
                         l,
                         &Order::Move {
-                            path: pb.into(),
+                            path: Path::new(&pb).expect("two steps"),
                             leave: 0,
                         },
                     );

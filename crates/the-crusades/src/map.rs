@@ -137,6 +137,8 @@ pub struct Map {
     terrain: BTreeMap<HexId, Terrain>,
     /// Every city and castle.
     pub sites: Vec<Site>,
+    /// The sites that are ports, in order.
+    ports: Vec<usize>,
     site_at: BTreeMap<HexId, usize>,
     sides: BTreeMap<Hexside, Feature>,
     egypt: BTreeSet<HexId>,
@@ -380,6 +382,7 @@ impl Map {
             title: raw.title,
             grid,
             terrain,
+            ports: (0..sites.len()).filter(|&s| sites[s].port).collect(),
             sites,
             site_at,
             sides,
@@ -574,6 +577,11 @@ impl Map {
     /// The city or castle in a hex.
     pub fn site_at(&self, id: HexId) -> Option<usize> {
         self.dense.site[self.grid.index_of_id(id)?]
+    }
+
+    /// The cities and castles that are ports (11.1.4, 12.2.3), in order.
+    pub fn ports(&self) -> &[usize] {
+        &self.ports
     }
 
     /// The site named `name`.

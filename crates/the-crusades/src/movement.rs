@@ -4,7 +4,7 @@
 //! forces (6.1.3), entering cities (9.1, 10.3.7) and stacking inside them (6.3.2).
 
 use crate::map::{LandRoutes, Map, Place};
-use crate::orders::Order;
+use crate::orders::{Order, Path};
 use crate::scenario::Side;
 use crate::state::{State, Status};
 use crate::zoi::Zones;
@@ -107,13 +107,133 @@ pub fn reachable(state: &State, start: Place, budget: u32) -> LandRoutes {
     let rain = state.turn_info().rain;
     match map.land_routes(start, budget, rain) {
         Some(slot) => slot
-            .get_or_init(|| search(map, rain, start, budget))
+            .get_or_init(|| dense_search(map, rain, start, budget))
             .clone(),
-        None => search(map, rain, start, budget),
+        None => dense_search(map, rain, start, budget),
     }
 }
 
-/// The search behind [`reachable`], made afresh.
+/// [`reachable`], borrowed from the remembered routes where the budget is one of the
+/// game's: listing the orders then touches no count shared with the games on other threads.
+pub(crate) fn routes_from(
+    state: &State,
+    start: Place,
+    budget: u32,
+) -> std::borrow::Cow<'_, [(Place, Path<Place>)]> {
+    let map = &state.scenario.map;
+    let rain = state.turn_info().rain;
+    match map.land_routes(start, budget, rain) {
+        Some(slot) => {
+            std::borrow::Cow::Borrowed(slot.get_or_init(|| dense_search(map, rain, start, budget)))
+        }
+        None => std::borrow::Cow::Owned(dense_search(map, rain, start, budget).to_vec()),
+    }
+}
+
+/// [`search`] by the grid's dense index, behind [`reachable`]: the same search (Dijkstra's,
+/// places settled by cost and then in the order they were first reached, a place's path
+/// replaced only by a cheaper one, the steps from each place tried in [`steps`] order), its
+/// places kept in arrays by dense index rather than a hash map and each path read back
+/// without building a list. `tests/shortcuts.rs` checks it against [`search`].
+pub fn dense_search(map: &Map, rain: bool, start: Place, budget: u32) -> LandRoutes {
+    let Some(first) = map.grid.index_of_id(start.hex) else {
+        return search(map, rain, start, budget);
+    };
+    /// A place reached: where, its hex's dense index, the cheapest cost found and the
+    /// place it was reached from (its position in the list).
+    struct Node {
+        place: Place,
+        hex: usize,
+        cost: u32,
+        from: u32,
+    }
+    const NONE: u32 = u32::MAX;
+    let slot = |hex: usize, inside: bool| hex * 2 + usize::from(inside);
+    // By place (dense index, outside and inside): its position among the nodes.
+    let mut position = vec![NONE; map.grid.len() * 2];
+    let mut nodes = vec![Node {
+        place: start,
+        hex: first,
+        cost: 0,
+        from: NONE,
+    }];
+    position[slot(first, start.inside)] = 0;
+    // Keys: (cost << 32) | position, smallest first.
+    let mut heap = std::collections::BinaryHeap::new();
+    heap.push(std::cmp::Reverse(0u64));
+    let mut next: Vec<(Place, usize, u32)> = Vec::with_capacity(8);
+    while let Some(std::cmp::Reverse(key)) = heap.pop() {
+        let (cost, i) = ((key >> 32) as u32, key as u32);
+        let (place, hex) = (nodes[i as usize].place, nodes[i as usize].hex);
+        if nodes[i as usize].cost != cost {
+            continue;
+        }
+        // [`map_steps`], with each step's dense index.
+        next.clear();
+        if place.inside {
+            next.push((Place::outside(place.hex), hex, 1));
+        } else {
+            if map.site_at(place.hex).is_some() {
+                next.push((Place::inside(place.hex), hex, 1));
+            }
+            for &(n, id, river) in map.land_near_at(hex, rain) {
+                next.push((Place::outside(id), n, 1 + u32::from(river)));
+            }
+        }
+        for &(to, to_hex, step) in &next {
+            let Some(to_cost) = cost.checked_add(step).filter(|&c| c <= budget) else {
+                continue;
+            };
+            let at = slot(to_hex, to.inside);
+            let j = match position[at] {
+                NONE => {
+                    position[at] = nodes.len() as u32;
+                    nodes.push(Node {
+                        place: to,
+                        hex: to_hex,
+                        cost: to_cost,
+                        from: i,
+                    });
+                    nodes.len() as u32 - 1
+                }
+                j if to_cost < nodes[j as usize].cost => {
+                    nodes[j as usize].cost = to_cost;
+                    nodes[j as usize].from = i;
+                    j
+                }
+                _ => continue,
+            };
+            heap.push(std::cmp::Reverse(u64::from(to_cost) << 32 | u64::from(j)));
+        }
+    }
+    // Every place of a budget of the game's has a path of at most 6 steps ([`Path::MAX`]).
+    // Places by dense index come in the order of places (the grid's indices are in the
+    // order of the hexes, and outside before inside), so the list needs no sorting.
+    let mut out: Vec<(Place, Path<Place>)> = Vec::with_capacity(nodes.len());
+    let mut steps = [start; Path::<Place>::MAX];
+    for &j in &position {
+        if j == NONE || j == 0 {
+            continue;
+        }
+        let node = &nodes[j as usize];
+        let (mut n, mut len) = (node, 0);
+        while n.from != NONE && len < steps.len() {
+            steps[len] = n.place;
+            len += 1;
+            n = &nodes[n.from as usize];
+        }
+        if n.from != NONE {
+            continue;
+        }
+        steps[..len].reverse();
+        if let Some(path) = Path::new(&steps[..len]) {
+            out.push((node.place, path));
+        }
+    }
+    out.into()
+}
+
+/// The plain search behind [`reachable`] ([`dense_search`]), made afresh.
 pub fn search(map: &Map, rain: bool, start: Place, budget: u32) -> LandRoutes {
     let reached = hexgrid::search(
         start,
@@ -121,13 +241,11 @@ pub fn search(map: &Map, rain: bool, start: Place, budget: u32) -> LandRoutes {
         |p, out| map_steps(map, rain, *p, out),
         |_| true,
     );
-    let mut out: Vec<(Place, crate::orders::Path<Place>)> = reached
+    // Every place of a budget of the game's has a path of at most 6 steps ([`Path::MAX`]).
+    let mut out: Vec<(Place, Path<Place>)> = reached
         .iter()
         .filter(|r| r.0 != start)
-        .map(|r| {
-            let path = reached.path_to(&r.0);
-            (r.0, path[1..].into())
-        })
+        .filter_map(|r| Some((r.0, Path::new(&reached.path_to(&r.0)[1..])?)))
         .collect();
     out.sort_by_key(|(p, _)| *p);
     out.into()

@@ -12,7 +12,7 @@ use hexgrid::HexId;
 use crate::attrition::{spread_loss, Sharing};
 use crate::combat::loss_asps;
 use crate::map::{Map, Place, SeaReach, SeaRoutes};
-use crate::orders::FleetOrder;
+use crate::orders::{FleetOrder, Path};
 use crate::scenario::Side;
 use crate::state::{FleetStatus, State, Status};
 use crate::tables::Loss;
@@ -81,6 +81,18 @@ pub fn reach(state: &State, from: HexId) -> Arc<SeaReach> {
     }
 }
 
+/// [`reach`], borrowed from the remembered routes where the allowance is one of the game's:
+/// listing the orders then touches no count shared with the games on other threads.
+pub(crate) fn reach_from(state: &State, from: HexId) -> std::borrow::Cow<'_, SeaReach> {
+    let map = &state.scenario.map;
+    let budget = allowance(state);
+    let fresh = || Arc::new(SeaReach::new(map, search(map, from, budget)));
+    match map.sea_routes(from, budget) {
+        Some(slot) => std::borrow::Cow::Borrowed(slot.get_or_init(fresh)),
+        None => std::borrow::Cow::Owned(SeaReach::new(map, search(map, from, budget))),
+    }
+}
+
 /// The search behind [`reachable`], made afresh: every hex within `budget` sea moves of
 /// `from` (12.2.2).
 pub fn search(map: &Map, from: HexId, budget: u32) -> SeaRoutes {
@@ -96,10 +108,11 @@ pub fn search(map: &Map, from: HexId, budget: u32) -> SeaRoutes {
         },
         |_| true,
     );
-    let mut out: Vec<(HexId, crate::orders::Path<HexId>)> = r
+    // Every hex of an allowance of the game's has a path of at most 10 steps ([`Path::MAX`]).
+    let mut out: Vec<(HexId, Path<HexId>)> = r
         .iter()
         .filter(|x| x.0 != from)
-        .map(|x| (x.0, r.path_to(&x.0)[1..].into()))
+        .filter_map(|x| Some((x.0, Path::new(&r.path_to(&x.0)[1..])?)))
         .collect();
     out.sort_by_key(|x| x.0);
     out.into()
@@ -196,9 +209,9 @@ pub fn move_fleets(state: &mut State, log: &mut Log) {
                         state.leaders[l].place = None;
                     }
                 }
-                path.clone()
+                *path
             }
-            FleetOrder::Move { path } => path.clone(),
+            FleetOrder::Move { path } => *path,
             _ => continue,
         };
         let mut at = state.fleets[f].hex.unwrap_or(path[0]);

@@ -6,34 +6,82 @@
 //! `docs/the-crusades/orders.md`.
 
 use std::collections::{BTreeMap, BTreeSet};
-use std::sync::Arc;
 
 use hexgrid::HexId;
 use serde::{Deserialize, Serialize};
 
 use crate::map::Place;
 
-/// A written path: the places or hexes entered, in order. Shared, so that the many listed
-/// orders following the searched paths cost no copy of them; written like a list.
-pub type Path<T> = Arc<[T]>;
+/// A written path: the places or hexes entered, in order, at most [`Path::MAX`] (a land
+/// move spends at most 6 MPs and each step costs at least 1, 6.1.1, 13.1; a fleet moves at
+/// most 10 hexes, 12.2.1); read and written like a list. Held in place, so that the many
+/// listed orders following the searched paths cost no allocation, shared count or drop.
+#[derive(Clone, Copy, PartialEq, Eq)]
+pub struct Path<T: Copy> {
+    /// How many steps.
+    len: u8,
+    /// The steps, then the first repeated (so that equal paths are equal arrays).
+    steps: [T; MAX_STEPS],
+}
 
-/// Reads and writes a [`Path`] as a plain list.
-mod path_serde {
-    use std::sync::Arc;
+/// [`Path::MAX`].
+const MAX_STEPS: usize = 10;
 
-    use serde::{Deserialize, Deserializer, Serialize, Serializer};
+impl<T: Copy> Path<T> {
+    /// The most steps a path holds: more than any move of the game can take.
+    pub const MAX: usize = MAX_STEPS;
 
-    pub fn serialize<S: Serializer, T: Serialize>(
-        path: &Arc<[T]>,
-        s: S,
-    ) -> Result<S::Ok, S::Error> {
-        path.as_ref().serialize(s)
+    /// The path of `steps`, or `None` if there are none or more than [`Path::MAX`].
+    pub fn new(steps: &[T]) -> Option<Path<T>> {
+        let &first = steps.first()?;
+        if steps.len() > Path::<T>::MAX {
+            return None;
+        }
+        let mut all = [first; MAX_STEPS];
+        all[..steps.len()].copy_from_slice(steps);
+        Some(Path {
+            len: steps.len() as u8,
+            steps: all,
+        })
     }
 
-    pub fn deserialize<'de, D: Deserializer<'de>, T: Deserialize<'de>>(
-        d: D,
-    ) -> Result<Arc<[T]>, D::Error> {
-        Vec::<T>::deserialize(d).map(Arc::from)
+    /// Why a list of steps is no path ([`Path::new`]).
+    pub fn refusal(steps: usize) -> String {
+        if steps == 0 {
+            "a path enters at least one place".into()
+        } else {
+            format!(
+                "a path of {steps} steps is too long: no move enters more than {} (6.1.1, 12.2.1)",
+                Path::<T>::MAX
+            )
+        }
+    }
+}
+
+impl<T: Copy> std::ops::Deref for Path<T> {
+    type Target = [T];
+
+    fn deref(&self) -> &[T] {
+        &self.steps[..usize::from(self.len)]
+    }
+}
+
+impl<T: Copy + std::fmt::Debug> std::fmt::Debug for Path<T> {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_list().entries(self.iter()).finish()
+    }
+}
+
+impl<T: Copy + Serialize> Serialize for Path<T> {
+    fn serialize<S: serde::Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
+        (**self).serialize(s)
+    }
+}
+
+impl<'de, T: Copy + Deserialize<'de>> Deserialize<'de> for Path<T> {
+    fn deserialize<D: serde::Deserializer<'de>>(d: D) -> Result<Path<T>, D::Error> {
+        let steps = Vec::<T>::deserialize(d)?;
+        Path::new(&steps).ok_or_else(|| serde::de::Error::custom(Path::<T>::refusal(steps.len())))
     }
 }
 
@@ -44,7 +92,6 @@ pub enum Order {
     /// of a Saracen leader's ASPs behind (6.1.2 B).
     Move {
         /// Places entered, after the start.
-        #[serde(with = "path_serde")]
         path: Path<Place>,
         /// ASPs left behind at the start.
         leave: u16,
@@ -72,7 +119,6 @@ pub enum FleetOrder {
     /// The Crusades 5.1, 12.2: move along a path of hexes.
     Move {
         /// Hexes entered, after the start.
-        #[serde(with = "path_serde")]
         path: Path<HexId>,
     },
     /// The Crusades 5.2, 12.5: move and transport these leaders (with their ASPs).
@@ -80,7 +126,6 @@ pub enum FleetOrder {
         /// The leaders carried.
         cargo: Vec<usize>,
         /// Hexes entered, after the start.
-        #[serde(with = "path_serde")]
         path: Path<HexId>,
     },
     /// The Crusades 5.5, 12.3: blockade; may not move.

@@ -384,7 +384,7 @@ impl State {
         self.leaders
             .iter()
             .enumerate()
-            .filter(move |(_, l)| l.status == Status::Active && l.place == Some(place))
+            .filter(move |(_, l)| l.place == Some(place) && matches!(l.status, Status::Active))
             .map(|(i, _)| i)
     }
 
@@ -437,9 +437,13 @@ impl State {
 
     /// Every ASP of `side` at `place`: leaders' and leaderless.
     pub fn asps_at(&self, side: Side, place: Place) -> u16 {
-        self.leaders_at(place)
-            .filter(|&i| self.side_of(i) == side)
-            .map(|i| self.leaders[i].asps)
+        self.leaders
+            .iter()
+            .zip(&self.scenario.leaders)
+            .filter(|(l, info)| {
+                l.place == Some(place) && matches!(l.status, Status::Active) && info.side == side
+            })
+            .map(|(l, _)| l.asps)
             .sum::<u16>()
             + self.garrison_at(side, place)
     }
@@ -453,9 +457,9 @@ impl State {
     /// without building a list.
     pub fn sides_present(&self, place: Place) -> Sides {
         let mut out = Sides::default();
-        for (i, l) in self.leaders.iter().enumerate() {
-            if l.place == Some(place) && l.status == Status::Active {
-                out.insert(self.side_of(i));
+        for (l, info) in self.leaders.iter().zip(&self.scenario.leaders) {
+            if l.place == Some(place) && matches!(l.status, Status::Active) {
+                out.insert(info.side);
             }
         }
         for g in &self.garrisons {
@@ -494,7 +498,12 @@ impl State {
 
     /// Whether `side` has a leader at `place`.
     pub fn has_leader(&self, side: Side, place: Place) -> bool {
-        self.leaders_at(place).any(|i| self.side_of(i) == side)
+        self.leaders
+            .iter()
+            .zip(&self.scenario.leaders)
+            .any(|(l, info)| {
+                l.place == Some(place) && matches!(l.status, Status::Active) && info.side == side
+            })
     }
 
     /// Whether a site is friendly to `side`: controlled by it (11.1.5).

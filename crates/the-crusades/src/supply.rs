@@ -9,7 +9,7 @@ use hexgrid::HexId;
 
 use crate::map::{Place, Terrain};
 use crate::scenario::Side;
-use crate::state::State;
+use crate::state::{FleetStatus, State};
 use crate::zoi::Zones;
 
 /// The Saracen supply cities (11.1.3 B).
@@ -25,6 +25,19 @@ pub fn sources(state: &State, side: Side) -> BTreeSet<HexId> {
 /// [`sources`], one by one in the map's order of sites.
 fn source_hexes(state: &State, side: Side) -> impl Iterator<Item = HexId> + '_ {
     let map = &state.scenario.map;
+    // The hexes enemy fleets blockade ([`State::blockaded_against`]), found in one pass.
+    let blockaded: Vec<HexId> = match side {
+        Side::Saracens => Vec::new(),
+        _ => state
+            .fleets
+            .iter()
+            .zip(&state.scenario.fleets)
+            .filter(|(f, info)| {
+                f.status == FleetStatus::Active && f.blockade && info.side.enemy_of(side)
+            })
+            .filter_map(|(f, _)| f.hex)
+            .collect(),
+    };
     map.sites
         .iter()
         .enumerate()
@@ -32,7 +45,7 @@ fn source_hexes(state: &State, side: Side) -> impl Iterator<Item = HexId> + '_ {
             state.friendly_site(*i, side)
                 && match side {
                     Side::Saracens => SARACEN_SOURCES.contains(&s.name.as_str()),
-                    _ => s.port && !state.blockaded_against(side, s.hex),
+                    _ => s.port && !blockaded.contains(&s.hex),
                 }
         })
         .map(|(_, s)| s.hex)
@@ -82,11 +95,10 @@ pub fn has_loc(state: &State, zones: &Zones, side: Side, place: Place, asps: u16
         }
     };
     // The search's states: a hex by the grid's dense index, with the barren hexes crossed
-    // in a row to reach it (0..=limit).
-    let runs = usize::from(limit) + 1;
+    // in a row to reach it (0..=limit), seen as the bits of a byte by hex.
     let start = run(from, 0);
-    let mut seen = vec![false; map.grid.len() * runs];
-    seen[from * runs + usize::from(start)] = true;
+    let mut seen = vec![0u8; map.grid.len()];
+    seen[from] |= 1 << start;
     let mut queue = VecDeque::with_capacity(64);
     queue.push_back((from, start));
     while let Some((i, b)) = queue.pop_front() {
@@ -98,11 +110,10 @@ pub fn has_loc(state: &State, zones: &Zones, side: Side, place: Place, asps: u16
             if nb > limit {
                 continue;
             }
-            let key = n * runs + usize::from(nb);
-            if seen[key] || blocked(n, id) {
+            if seen[n] & 1 << nb != 0 || blocked(n, id) {
                 continue;
             }
-            seen[key] = true;
+            seen[n] |= 1 << nb;
             queue.push_back((n, nb));
         }
     }

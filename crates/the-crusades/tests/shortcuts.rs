@@ -264,3 +264,121 @@ fn land_steps_by_dense_index_are_the_plain_crossings() {
     }
     assert!(rivers > 0, "some river is crossed outside rain turns");
 }
+
+#[test]
+fn listed_commanders_loss_order_orders_and_cancels_follow_the_plain_rules() {
+    use std::collections::BTreeSet;
+
+    use the_crusades::orders::FleetOrder;
+    use the_crusades::scenario::Side;
+    use the_crusades::Action;
+
+    let mut commanders = 0;
+    for seed in [3, 11] {
+        common::random_game(seed, 3_000, |s| {
+            let st = s.state();
+            if st.phase != Phase::Orders {
+                return;
+            }
+            for seat in st.pending_seats() {
+                let side = Side::of_seat(seat).expect("a seat's side");
+                let book = st.book(side);
+                let legal = st.legal_actions(seat);
+                let listed = |pick: &dyn Fn(&Action) -> Option<usize>| -> BTreeSet<usize> {
+                    legal.iter().filter_map(pick).collect()
+                };
+                let awake = |l: usize| {
+                    st.leaders[l].status == Status::Active
+                        && st.side_of(l) == side
+                        && !st.leaders[l].neutral
+                        && side != Side::Cypriots
+                };
+                let mine: Vec<usize> = (0..st.leaders.len()).filter(|&l| awake(l)).collect();
+                // 8.0 G-H: outranked by none of the others of his place, sharing his rank
+                // with one of them, not yet designated.
+                let rank = |l: usize| st.scenario.leaders[l].rank;
+                let plain: BTreeSet<usize> = mine
+                    .iter()
+                    .copied()
+                    .filter(|&l| {
+                        let others: Vec<usize> = (0..st.leaders.len())
+                            .filter(|&o| {
+                                o != l
+                                    && st.leaders[o].status == Status::Active
+                                    && st.side_of(o) == side
+                                    && st.leaders[o].place == st.leaders[l].place
+                            })
+                            .collect();
+                        others.iter().all(|&o| rank(o) >= rank(l))
+                            && others.iter().any(|&o| rank(o) == rank(l))
+                            && !book.command.contains(&l)
+                    })
+                    .collect();
+                commanders += plain.len();
+                assert_eq!(
+                    listed(&|a| match a {
+                        Action::Command { leader } => Some(*leader),
+                        _ => None,
+                    }),
+                    plain,
+                    "seed {seed}: commanders"
+                );
+                // 6.4.5 B: each awake active leader named once in the loss order.
+                let plain: BTreeSet<usize> = mine
+                    .iter()
+                    .copied()
+                    .filter(|l| !book.losses.contains(l))
+                    .collect();
+                assert_eq!(
+                    listed(&|a| match a {
+                        Action::Losses { leader } => Some(*leader),
+                        _ => None,
+                    }),
+                    plain,
+                    "seed {seed}: loss order"
+                );
+                // 5.0: leaders given orders are those without one, not carried by a fleet.
+                let carried = |l: usize| {
+                    book.fleets.values().any(
+                        |o| matches!(o, FleetOrder::Transport { cargo, .. } if cargo.contains(&l)),
+                    )
+                };
+                let plain: BTreeSet<usize> = mine
+                    .iter()
+                    .copied()
+                    .filter(|&l| !book.leaders.contains_key(&l) && !carried(l))
+                    .collect();
+                assert_eq!(
+                    listed(&|a| match a {
+                        Action::Order { leader, .. } => Some(*leader),
+                        _ => None,
+                    }),
+                    plain,
+                    "seed {seed}: leaders to order"
+                );
+                // Every leader some line of the book names may have it cancelled.
+                let plain: BTreeSet<usize> = book
+                    .leaders
+                    .keys()
+                    .chain(&book.command)
+                    .chain(book.take.keys())
+                    .chain(&book.losses)
+                    .chain(book.escort.values())
+                    .copied()
+                    .collect();
+                assert_eq!(
+                    listed(&|a| match a {
+                        Action::Cancel {
+                            fleet: false,
+                            index,
+                        } => Some(*index),
+                        _ => None,
+                    }),
+                    plain,
+                    "seed {seed}: cancels"
+                );
+            }
+        });
+    }
+    assert!(commanders > 10, "{commanders} commanders compared");
+}
