@@ -475,7 +475,7 @@ w("| target | scenario | status | what limits it |")
 w("|---|---|---|---|")
 limits = {
     "crusades-ii": "a Crusades II ply is a rules-heavy decision: a selected unit's moves are a search over (hex, facing, free turn) states with its chit's end-of-move limits, and whether the phase may end asks whether any obliged unit can still move; see *What limits the speed*",
-    "the-crusades": "a strategic decision lists some 220 orders (every leader's and fleet's marches); see *What limits the speed*",
+    "the-crusades": "a strategic decision lists some 210 orders (every leader's and fleet's marches); see *What limits the speed*",
     "acre": "the siege's decisions list every counter's moves (a search over the walls, foss and tunnels, about 42% of a ply), charges and fire; see *What limits the speed*",
 }
 for r in rows:
@@ -565,24 +565,28 @@ w("with few iterations (slow games) gives a rough MCTS ratio.")
 w("")
 w("## What limits the speed")
 w("")
-w("Crusades II, by callgrind over random games (the `ply` row above): about 68-96k")
-w("instructions a ply, down from 99-137k this morning and 290-350k three sessions ago. The")
-w("movement search settles all the facings of a hex together (a hex's seven costs packed in one")
-w("word), applies the end-of-move limits per hex, and a selected counter's moves are kept as")
-w("(alone, hex, facing) rather than as actions; the plain search over (hex, facing, free turn)")
-w("stays as the reference that tests/shortcuts.rs checks it against. A guided MCTS iteration")
-w("halved (2.10M to 1.06M instructions), and with it every AI decision and strength game. What")
-w("remains: the movement search is still about 29% of a ply (a selection's search and the")
-w("end-of-movement check), building a selection's moves list, which counters may be selected")
-w("(9%), fire targets (9%) and the map-analysis lookups (7%). Next: the doctrine and `select`")
-w("search the same counter twice; the doctrine could score per hex straight from the search.")
-w("")
-w("The Crusades: about 48-52k instructions a ply, down from 177k (and 3.8 million two")
-w("sessions ago). The scenario and its remembered land and sea routes are shared by every")
-w("game of the same data, each sea route lists its landfalls, and orders are listed without")
-w("per-leader lists or text. What remains is small work in each listing (naming commanders,")
-w("orderable leaders, friendly ports, loss order), finding who stands at a place (about 9%),")
-w("and the route searches of the first game of a process.")
+para = """Crusades II, by callgrind over random games (the `ply` row above): about 50-62k
+instructions a ply, down from 77-96k at the start of 2026-11-30's last session and 290-350k
+four sessions ago. The movement search settles all the facings of a hex together (a hex's
+seven costs packed in one word) and hands a selection's moves straight to its store; a
+battle is loaded once per process and shared by its games; a `select` checks only its
+counter; fire reads lines of sight from a table by offset; set-up and command spans take one
+pass each; a selected reinforcement remembers its entry hexes. The plain searches stay as the
+references that tests/shortcuts.rs checks the shortcuts against. What remains: a selection's
+sweep of its counter (about 27% of a ply) and listing its moves (8%), the end-of-movement
+check (11%), the map analysis (7-9%), fire (6%) and the Order Phase's listing (5%). A guided
+MCTS iteration is 1.08M instructions, about 60% of it the doctrine scoring every selectable
+counter's moves, which `select` then sweeps again.
+
+The Crusades: about 33k instructions a ply, down from 48k (and 3.8 million three sessions
+ago). Paths are stored in place (at most 10 steps) so that listed orders allocate nothing
+and touch no shared count; one pass over the order book marks who is ordered, carried,
+commanding or named in the loss order; land routes are searched on the grid's dense index;
+who stands at a place is a tighter scan. What remains: building the ~210 order actions
+(about 7k), first-time route searches (3k), commanders and friendly ports (2.7k), and in
+applying, supply searches that find no source (2.2k)."""
+for line in para.split("\n"):
+    w(line)
 w("")
 w("Acre: about 134-138k instructions a ply, down from 150-161k this morning (and 5.7 million")
 w("three sessions ago): the movement search runs on grid indices with the enemy's zones of")
@@ -594,11 +598,10 @@ w("the kept zones of control, the command-radius check, comparing and cloning th
 w("the kept search), fire (filling the lines of sight once) and re-listing every legal action")
 w("to check a melee, redeployment, fill or retreat.")
 w("")
-w("This run measured the anchor at 177,829 plies/s (110,901 in the busier run of this")
-w("morning), so the ratios fell even where plies/s rose (Crusades II from 50-64k to 80-94k")
-w("plies/s): the ratios to the anchor, measured side by side, are the fair comparison, and the")
-w("instruction counts do not depend on the machine. The server load (p99 and the echo's) is")
-w("from the morning's run: the server has not changed since.")
+w("The ratios to the anchor, measured side by side in one run, are the fair comparison: the")
+w("anchor itself moves with the machine's load (110,901 to 177,829 plies/s on 2026-11-30), and")
+w("the instruction counts do not depend on it. The server load (p99 and the echo's) and the")
+w("balance are from earlier runs of 2026-11-30: their code has not changed since.")
 w("")
 w("## What limits the strength")
 w("")
