@@ -373,7 +373,10 @@ impl State {
                 self.leaders[leader as usize].loc = Loc::Map(hex);
                 let (name, at) = (self.leader_name(leader).to_string(), self.id(hex));
                 log.push_with(|| {
-                    Event::public(self.battle.case.clone(), format!("{name} sets up in {at}"))
+                    Event::public(
+                        format!("Crusades II {}", self.battle.case),
+                        format!("{name} sets up in {at}"),
+                    )
                 });
             }
             Action::DeployHistorical => {
@@ -393,7 +396,7 @@ impl State {
                 let who = self.battle.seats[seat.index()].clone();
                 log.push_with(|| {
                     Event::public(
-                        self.battle.case.clone(),
+                        format!("Crusades II {}", self.battle.case),
                         format!("{who} deploys as in history"),
                     )
                 });
@@ -415,7 +418,7 @@ impl State {
         let (name, at) = (self.name(u).to_string(), self.id(hex));
         log.push_with(|| {
             Event::public(
-                self.battle.case.clone(),
+                format!("Crusades II {}", self.battle.case),
                 format!("{name} sets up in {at} facing {facing}"),
             )
         });

@@ -727,12 +727,20 @@ pub fn ai_seats(db: &dyn Db) {
     let mut ws = server.ws(&id, Some(&c));
     let doc = only_crusader(&mut ws);
     assert_eq!(doc["ai_seats"], json!(["muslim"]));
-    assert!(
-        revision(&doc) >= 10,
-        "the AI placed its army: revision {}",
-        revision(&doc)
-    );
-    assert!(doc["log"].as_array().is_some_and(|l| !l.is_empty()));
+    // A seat's revision moves on only when its document is next made, so several commits
+    // may share one: count the AI's set-up in the log instead.
+    let placed = doc["log"]
+        .as_array()
+        .expect("log")
+        .iter()
+        .filter(|e| {
+            e["text"]
+                .as_str()
+                .is_some_and(|t| t.contains(" sets up in "))
+        })
+        .count();
+    assert_eq!(placed, 10, "the AI placed its army: {}", doc["log"]);
+    assert!(revision(&doc) >= 1, "the Crusader saw the AI's moves");
     // Two AI seats play a whole stretch of game by themselves, while the first game waits.
     let (bots, created) = server.create(16, json!({ "crusader": "random", "muslim": "random" }));
     assert_eq!(created["seats"], json!({}));
