@@ -43,7 +43,7 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use ai::{Budget, Mcts, Player, RandomPlayer};
-use engine::{DataSet, DiceMode, Game, Log, Pending, Seat, Setup, Startable};
+use engine::{DataSet, Game, Log, Pending, Seat, Setup, Startable};
 use registry::Batch;
 use serde_json::{json, Value};
 
@@ -88,13 +88,7 @@ fn args() -> Args {
 const MAX_PLIES: u64 = Batch::MAX_ACTIONS;
 
 fn start<G: Startable>(scenario: &str, seed: u64, data: &DataSet) -> G {
-    let setup = Setup {
-        scenario: scenario.into(),
-        options: Vec::new(),
-        seed,
-        dice: DiceMode::Seeded,
-        position: None,
-    };
+    let setup = Setup::seeded(scenario, seed);
     G::start(&setup, data).unwrap_or_else(|e| panic!("{scenario} starts: {e}"))
 }
 

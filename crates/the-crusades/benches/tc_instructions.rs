@@ -15,17 +15,11 @@ use std::hint::black_box;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-use engine::{DiceMode, Game, Log, Pending, Setup, Startable};
+use engine::{Game, Log, Pending, Setup, Startable};
 use the_crusades::State;
 
 fn start(seed: u64) -> State {
-    let setup = Setup {
-        scenario: "third-crusade".into(),
-        options: Vec::new(),
-        seed,
-        dice: DiceMode::Seeded,
-        position: None,
-    };
+    let setup = Setup::seeded("third-crusade", seed);
     State::start(&setup, &the_crusades::builtin_data()).expect("starts")
 }
 

@@ -12,8 +12,7 @@ use std::fmt::Write;
 use std::path::PathBuf;
 
 use engine::{
-    assert_golden, fnv, DataSet, DiceMode, Game, GoldenWalk, Log, Pending, Setup, Startable,
-    FNV_START,
+    assert_golden, fnv, DataSet, Game, GoldenWalk, Log, Pending, Setup, Startable, FNV_START,
 };
 
 /// Plays a seeded random game to its end (or `plies` decisions) and returns one line:
@@ -21,11 +20,8 @@ use engine::{
 /// fingerprint of every state reached.
 fn fingerprint(data: &DataSet, options: &[&str], seed: u64, plies: usize) -> String {
     let setup = Setup {
-        scenario: "third-crusade".into(),
         options: options.iter().map(|o| o.to_string()).collect(),
-        seed,
-        dice: DiceMode::Seeded,
-        position: None,
+        ..Setup::seeded("third-crusade", seed)
     };
     let mut s = the_crusades::State::start(&setup, data).expect("starts");
     let mut walk = GoldenWalk::new(seed);

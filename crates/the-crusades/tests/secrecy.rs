@@ -4,18 +4,12 @@
 
 mod common;
 
-use engine::{checks::secrecy_check, DiceMode, Game, Seat, Session, Setup, Viewer};
+use engine::{checks::secrecy_check, Game, Seat, Session, Setup, Viewer};
 use the_crusades::orders::OrderBook;
 use the_crusades::state::Phase;
 
 fn session() -> Session<the_crusades::State> {
-    let setup = Setup {
-        scenario: "third-crusade".into(),
-        options: vec![],
-        seed: 3,
-        dice: DiceMode::Seeded,
-        position: None,
-    };
+    let setup = Setup::seeded("third-crusade", 3);
     Session::new(setup, &the_crusades::builtin_data(), "the-crusades").expect("starts")
 }
 

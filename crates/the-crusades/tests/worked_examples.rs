@@ -1,6 +1,6 @@
 //! Every worked example of the rulebook that the Third Crusade uses, as a test.
 
-use engine::{DiceMode, Setup, Startable};
+use engine::{Setup, Startable};
 use hexgrid::HexId;
 use the_crusades::attrition::{movement_loss, path_aps};
 use the_crusades::combat::{coordinated_share, loss_asps, overrun};
@@ -13,13 +13,7 @@ use the_crusades::tables::Loss;
 use the_crusades::State;
 
 fn game() -> State {
-    let setup = Setup {
-        scenario: "third-crusade".into(),
-        options: vec![],
-        seed: 1,
-        dice: DiceMode::Seeded,
-        position: None,
-    };
+    let setup = Setup::seeded("third-crusade", 1);
     State::start(&setup, &the_crusades::builtin_data()).expect("the scenario loads")
 }
 
