@@ -233,7 +233,7 @@ enum Command {
         /// Print JSON (docs/json.md).
         #[arg(long)]
         json: bool,
-        /// Draw the outcomes and the game lengths as SVG to this file.
+        /// Draw the outcomes and the game lengths to this file: SVG or PNG, by its ending.
         #[arg(long, value_name = "OUT")]
         plot: Option<PathBuf>,
     },

@@ -1,8 +1,11 @@
 //! The picture of `crusades simulate --plot`: a standalone SVG, written by hand, with the
 //! outcomes of the games (by winner and level of victory, draws, unfinished) on the left and
-//! the histogram of game lengths on the right.
+//! the histogram of game lengths on the right; or the same drawn as a PNG ([`png`]), its text
+//! in the DejaVu Sans font built into the program (assets/, with its licence), so that the
+//! picture is the same on every machine.
 
 use std::fmt::Write;
+use std::path::Path;
 
 use registry::Summary;
 
@@ -19,6 +22,70 @@ const SEAT_COLOURS: [&str; 6] = [
 const DRAW_COLOUR: &str = "#9e9e9e";
 const UNFINISHED_COLOUR: &str = "#d7ccc8";
 const BAR_COLOUR: &str = "#5d4037";
+
+/// The font of a PNG plot's text (DejaVu Sans; licence in assets/DejaVuSans-LICENSE.txt).
+const FONT: &[u8] = include_bytes!("../assets/DejaVuSans.ttf");
+
+/// What a plot is written as, by the ending of its file's name.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Format {
+    /// `.svg`: the SVG text.
+    Svg,
+    /// `.png`: the SVG drawn to pixels.
+    Png,
+}
+
+impl Format {
+    /// The format of a plot written to `path`: `.svg` or `.png` (in any case); anything
+    /// else is an error naming both.
+    pub fn of(path: &Path) -> Result<Format, String> {
+        let ending = path
+            .extension()
+            .and_then(|e| e.to_str())
+            .map(str::to_ascii_lowercase);
+        match ending.as_deref() {
+            Some("svg") => Ok(Format::Svg),
+            Some("png") => Ok(Format::Png),
+            _ => Err(format!(
+                "--plot {}: the file's name must end in .svg or .png (the format written)",
+                path.display()
+            )),
+        }
+    }
+}
+
+/// The plot of a summary in `format`, as the bytes of its file.
+pub fn picture(s: &Summary, format: Format) -> Result<Vec<u8>, String> {
+    let svg = svg(s);
+    match format {
+        Format::Svg => Ok(svg.into_bytes()),
+        Format::Png => png(&svg),
+    }
+}
+
+/// An SVG picture drawn as a PNG at its own size, its text in [`FONT`] whatever the font
+/// families it names.
+pub fn png(svg: &str) -> Result<Vec<u8>, String> {
+    use resvg::{tiny_skia, usvg};
+    let mut options = usvg::Options {
+        font_family: "DejaVu Sans".into(),
+        ..usvg::Options::default()
+    };
+    let fonts = options.fontdb_mut();
+    fonts.load_font_data(FONT.to_vec());
+    fonts.set_sans_serif_family("DejaVu Sans");
+    fonts.set_serif_family("DejaVu Sans");
+    fonts.set_monospace_family("DejaVu Sans");
+    let tree = usvg::Tree::from_str(svg, &options).map_err(|e| format!("the plot's SVG: {e}"))?;
+    let size = tree.size().to_int_size();
+    let mut pixmap = tiny_skia::Pixmap::new(size.width(), size.height())
+        .ok_or_else(|| format!("the plot's size {size:?} cannot be drawn"))?;
+    pixmap.fill(tiny_skia::Color::WHITE);
+    resvg::render(&tree, tiny_skia::Transform::default(), &mut pixmap.as_mut());
+    pixmap
+        .encode_png()
+        .map_err(|e| format!("the plot as PNG: {e}"))
+}
 
 /// Text made safe for SVG.
 fn esc(text: &str) -> String {

@@ -1,5 +1,5 @@
 //! `crusades simulate`: many games between AI players, in parallel, summarised as text or
-//! JSON (docs/json.md), with an optional SVG plot; and the `SEAT=PLAYER` arguments that
+//! JSON (docs/json.md), with an optional plot (SVG or PNG); and the `SEAT=PLAYER` arguments that
 //! `simulate` and `play` share.
 
 use std::io::IsTerminal;
@@ -62,6 +62,12 @@ pub fn simulate(ctx: &Context, args: SimulateArgs) -> Result<(), CliError> {
     if args.max_actions == 0 {
         return Err(CliError::bad("--max-actions must be at least 1"));
     }
+    let plot_format = args
+        .plot
+        .as_deref()
+        .map(plot::Format::of)
+        .transpose()
+        .map_err(CliError::bad)?;
     let players = seat_players(&args.ai)?;
     let data = ctx.data()?;
     let seed = args.seed.unwrap_or_else(commands::fresh_seed);
@@ -101,8 +107,9 @@ pub fn simulate(ctx: &Context, args: SimulateArgs) -> Result<(), CliError> {
         b.finish_and_clear();
     }
     let summary = result?;
-    if let Some(path) = &args.plot {
-        commands::write_atomic(path, plot::svg(&summary).as_bytes())?;
+    if let (Some(path), Some(format)) = (&args.plot, plot_format) {
+        let picture = plot::picture(&summary, format).map_err(CliError::other)?;
+        commands::write_atomic(path, &picture)?;
     }
     if args.json {
         let body = serde_json::to_value(&summary).expect("a summary serialises");

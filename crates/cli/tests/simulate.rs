@@ -150,6 +150,31 @@ fn the_text_summary_and_the_plot() {
     );
 }
 
+/// A plot named `.png` is a PNG of the same picture, its text drawn in the built-in font.
+#[test]
+fn the_plot_as_png() {
+    let dir = Dir::new();
+    let out = dir
+        .run(&[
+            "simulate", RACE, "--games", "10", "--seed", "2", "--plot", "p.PNG",
+        ])
+        .ok();
+    assert!(out.contains("Wrote p.PNG."), "{out}");
+    let bytes = dir.bytes("p.PNG");
+    assert!(bytes.starts_with(b"\x89PNG\r\n\x1a\n"), "a PNG signature");
+    let picture = resvg::tiny_skia::Pixmap::decode_png(&bytes).expect("a PNG that decodes");
+    assert_eq!((picture.width(), picture.height()), (960, 440));
+    // The title's text (top left) is drawn: dark pixels on the light ground.
+    let dark = |x0: u32, x1: u32, y0: u32, y1: u32| {
+        (y0..y1)
+            .flat_map(|y| (x0..x1).map(move |x| (x, y)))
+            .filter(|&(x, y)| picture.pixel(x, y).is_some_and(|p| p.red() < 100))
+            .count()
+    };
+    assert!(dark(20, 400, 10, 35) > 200, "the title is drawn");
+    assert!(dark(900, 960, 0, 60) < 5, "the top right corner is empty");
+}
+
 #[test]
 fn bad_arguments_exit_2_and_write_nothing() {
     let dir = Dir::new();
@@ -178,6 +203,10 @@ fn bad_arguments_exit_2_and_write_nothing() {
     }
     dir.run(&["simulate", RACE, "--games", "0"])
         .bad("--games must be at least 1");
+    dir.run(&["simulate", RACE, "--games", "2", "--plot", "p.jpg"])
+        .bad("--plot p.jpg: the file's name must end in .svg or .png");
+    dir.run(&["simulate", RACE, "--games", "2", "--plot", "plot"])
+        .bad("must end in .svg or .png");
     dir.run(&["simulate", RACE]).bad("--games");
     dir.run(&["simulate", "toy-race/marathon", "--games", "1"])
         .bad("unknown scenario");
