@@ -223,6 +223,8 @@ type Lanes = u64;
 const UNSWEPT: u8 = 0x7F;
 /// The largest budget a [`Sweep`] searches (one bit per cost in [`Sweep::queued`]).
 const SWEPT_BUDGET: u32 = 63;
+// A sweep's steps are hops ([`crate::scenario::Map::hops`]): no budget reaches their cap.
+const _: () = assert!(SWEPT_BUDGET < crate::scenario::HOP_COST_MAX as u32);
 /// A hex a [`Sweep`] has not reached.
 const UNSWEPT_LANES: Lanes = lanes(UNSWEPT);
 /// The top bit of each lane: a set of lanes.
@@ -1022,7 +1024,8 @@ impl State {
         let side = lim.side;
         let map = &self.battle.map;
         let grid = &map.grid;
-        let steps = &map.step_cost[lim.class.index()];
+        // Budgets are at most `SWEPT_BUDGET`, below every hop's `HOP_COST_MAX`.
+        let hops = &map.hops[lim.class.index()];
         let budget = lim.budget as usize;
         // The first facing, and the directions a counter holding it moves in (6.11: through
         // its front hexsides; every way for a counter without facing, 6.14).
@@ -1097,24 +1100,20 @@ impl State {
                     continue;
                 }
                 let next_on_route = g.next_on_route(i);
-                let (neighbours, steps) = (&map.neighbour[i], &steps[i]);
+                let hops = &hops[i];
                 for d in 0..6 {
                     let moving = now & moving_lanes[d];
                     if moving == 0 {
                         continue;
                     }
-                    let to = neighbours[d];
-                    if to == OFF_GRID {
-                        continue; // no step off the map (8.2)
-                    }
-                    let to = to as usize;
-                    let Some(step) = steps[d] else {
-                        continue;
-                    };
-                    let next = c + step as usize;
+                    // No step off the map or where not allowed (8.2): `NO_HOP` costs more
+                    // than any budget.
+                    let hop = hops[d];
+                    let next = c + (hop & 0xFF) as usize;
                     if next > budget {
                         continue;
                     }
+                    let to = (hop >> 8) as usize;
                     // The cheap test first: most steps find nothing cheaper.
                     let n8 = next as u8;
                     let cheaper = lanes_above(cells[to], n8) & moving;
@@ -1427,6 +1426,12 @@ impl State {
         let from_map = lim.start != OFF_MAP;
         let dist = |h: Hex| sit.distance_to(self, enemy, h);
         let d0 = if from_map { dist(lim.start) } else { u32::MAX };
+        // The cheap test first: a unit kept five hexes from the enemy (5.15, 5.16) that
+        // starts within three may enter no hex at all (each next to it is within four), and
+        // so has no move off its hex.
+        if lim.keep_five && from_map && d0 < 4 {
+            return false;
+        }
         let ma = self.values(u).movement as u32;
         let chit = self.chit(u);
         // Which moved destinations `end_limits` keeps (see there).

@@ -252,6 +252,9 @@ pub struct Map {
     /// Per hex (dense grid index) and direction: the dense index of the neighbour, or
     /// [`OFF_GRID`] beyond the map's edge; so that searches never convert coordinates.
     pub neighbour: Vec<[u32; 6]>,
+    /// Per movement class, hex and direction: [`Map::step_cost`] and [`Map::neighbour`] in
+    /// one word ([`hop`]), for the movement sweep's inner loop.
+    pub hops: Vec<Vec<[u32; 6]>>,
     /// Road chains as written, for renderers.
     pub road_chains: Vec<(u8, Vec<Hex>)>,
     /// Place names.
@@ -1859,6 +1862,7 @@ fn check_map(
         side_feature,
         side_road,
         step_cost: Vec::new(),
+        hops: Vec::new(),
         neighbour: grid
             .hexes()
             .map(|h| {
@@ -1884,5 +1888,33 @@ fn check_map(
             .collect()
     })
     .collect();
+    map.hops = map
+        .step_cost
+        .iter()
+        .map(|steps| {
+            steps
+                .iter()
+                .zip(&map.neighbour)
+                .map(|(s, n)| std::array::from_fn(|d| hop(n[d], s[d])))
+                .collect()
+        })
+        .collect();
     map
 }
+
+/// A step into a neighbour as one word of [`Map::hops`]: the neighbour's dense index above
+/// the step's cost in half points (the low byte); [`NO_HOP`] where no step is allowed (8.2,
+/// or off the map). A cost above [`HOP_COST_MAX`] is written as that (no budget searched by
+/// hops reaches it).
+fn hop(neighbour: u32, cost: Option<HalfPoints>) -> u32 {
+    match cost {
+        Some(c) if neighbour != OFF_GRID => neighbour << 8 | u32::from(c.min(HOP_COST_MAX)),
+        _ => NO_HOP,
+    }
+}
+
+/// The largest cost a hop holds ([`hop`]): more than any budget searched by hops.
+pub const HOP_COST_MAX: HalfPoints = 0xFE;
+/// A hop that is no step: its cost (the low byte, 255) is beyond every budget searched by
+/// hops.
+pub const NO_HOP: u32 = u32::MAX;
