@@ -466,20 +466,14 @@ impl Swept<'_> {
     /// The hexes a move may end in (reached, not stacked on a friend, 7.0), in grid order:
     /// each with its grid index and the cheapest cost of each facing (lanes 0 to 5 of
     /// [`Lanes`], [`UNSWEPT`] where not reached).
-    fn ends(&self) -> impl Iterator<Item = (usize, Lanes)> + '_ {
-        let side = self.ground.lim.side;
-        let f0_lane = facing_lane(self.f0);
-        bits(self.reached).filter_map(move |i| {
-            if self.ground.occ(i) == Some(side) {
-                return None;
-            }
-            let costs = self.cells[i];
-            let unturned = lane(costs, 6);
-            Some((
-                i,
-                lowered(costs, unturned, lanes_above(costs, unturned) & f0_lane),
-            ))
-        })
+    fn ends(&self) -> Ends<'_> {
+        Ends {
+            swept: self,
+            side: self.ground.lim.side,
+            f0_lane: facing_lane(self.f0),
+            w: 0,
+            word: self.reached.first().copied().unwrap_or(0),
+        }
     }
 
     /// Hands `emit` (hex, facing, cost) the destinations of the hexes `ends` lists that
@@ -526,6 +520,43 @@ impl Swept<'_> {
         let mut out = Vec::with_capacity(self.room());
         self.each_end(&mut |hex, facing, c| out.push(Destination::swept(hex, facing, c)));
         out
+    }
+}
+
+/// The iterator of [`Swept::ends`]: the reached bits word by word.
+struct Ends<'a> {
+    swept: &'a Swept<'a>,
+    side: Seat,
+    /// The lane of the first facing.
+    f0_lane: Lanes,
+    /// The word of `reached` under way, and what is left of it.
+    w: usize,
+    word: u64,
+}
+
+impl Iterator for Ends<'_> {
+    type Item = (usize, Lanes);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, Lanes)> {
+        let reached = self.swept.reached;
+        loop {
+            while self.word == 0 {
+                self.w += 1;
+                self.word = *reached.get(self.w)?;
+            }
+            let i = self.w * 64 + self.word.trailing_zeros() as usize;
+            self.word &= self.word - 1;
+            if self.swept.ground.occ(i) == Some(self.side) {
+                continue;
+            }
+            let costs = self.swept.cells[i];
+            let unturned = lane(costs, 6);
+            return Some((
+                i,
+                lowered(costs, unturned, lanes_above(costs, unturned) & self.f0_lane),
+            ));
+        }
     }
 }
 
@@ -1628,10 +1659,15 @@ impl State {
         buckets[0].push(si);
         let mut out = Vec::new();
         for c in 0..=BUDGET {
-            // This cost's hexes, the first reached last (taken from the end).
+            // This cost's hexes, the first reached first (a bucket holds a hex at most once,
+            // and hexes first reached later come later: often already in order).
             let mut now = std::mem::take(&mut buckets[c as usize]);
-            now.sort_unstable_by_key(|&i| std::cmp::Reverse(number[i]));
-            while let Some(i) = now.pop() {
+            if !now.is_sorted_by_key(|&i| number[i]) {
+                now.sort_unstable_by_key(|&i| number[i]);
+            }
+            let mut k = 0;
+            while let Some(&i) = now.get(k) {
+                k += 1;
                 if cost[i] != c {
                     continue; // reached more cheaply since
                 }
@@ -1664,8 +1700,8 @@ impl State {
                     cost[to] = next;
                     if next == c {
                         // A step costing nothing: settled with this cost's hexes, in its turn.
-                        let key = std::cmp::Reverse(number[to]);
-                        let at = now.partition_point(|&j| std::cmp::Reverse(number[j]) < key);
+                        let key = number[to];
+                        let at = k + now[k..].partition_point(|&j| number[j] < key);
                         now.insert(at, to);
                     } else {
                         buckets[next as usize].push(to);
@@ -1673,6 +1709,7 @@ impl State {
                 }
             }
             // Keep the room for the next search.
+            now.clear();
             buckets[c as usize] = now;
         }
         out
