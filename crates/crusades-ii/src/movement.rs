@@ -53,11 +53,27 @@ struct Limits {
     /// Only one hex (5.13, 16.42).
     one_hex: bool,
     /// Units moving together (ignored as obstacles).
-    moving: Vec<UnitId>,
+    moving: Group,
     /// Extra cost of each entry hex (12.1).
     entry: Vec<(Hex, HalfPoints)>,
     /// An explicit path to follow (every hex entered, the destination last), or empty.
     route: Vec<Hex>,
+}
+
+/// The units that move together (7.1): one, or a stack of two.
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    /// The units, the first `len` of them.
+    units: [UnitId; 2],
+    len: u8,
+}
+
+impl std::ops::Deref for Group {
+    type Target = [UnitId];
+
+    fn deref(&self) -> &[UnitId] {
+        &self.units[..usize::from(self.len)]
+    }
 }
 
 /// Search states per hex: six facings, each with the free turn (6.15) unused or used.
@@ -647,14 +663,25 @@ thread_local! {
 impl State {
     /// The units that move with `u`: its stack unless it moves alone (7.1).
     pub fn moving_group(&self, u: UnitId, alone: bool) -> Vec<UnitId> {
+        self.group_of(u, alone).to_vec()
+    }
+
+    /// [`State::moving_group`], kept in place (nothing allocated).
+    fn group_of(&self, u: UnitId, alone: bool) -> Group {
         let mate = if self.unit(u).loc == Loc::Waiting {
             self.waiting_mate(u)
         } else {
             self.stack_mate(u)
         };
         match (alone, mate) {
-            (false, Some(m)) => vec![u, m],
-            _ => vec![u],
+            (false, Some(m)) => Group {
+                units: [u, m],
+                len: 2,
+            },
+            _ => Group {
+                units: [u, u],
+                len: 1,
+            },
         }
     }
 
@@ -688,7 +715,7 @@ impl State {
     }
 
     fn pursuit_destinations_by(&self, u: UnitId, method: Method) -> Vec<Destination> {
-        let group = self.moving_group(u, false);
+        let group = self.group_of(u, false);
         let sit = self.situation();
         let Some(mut lim) = self.limits(&group, &sit) else {
             return Vec::new();
@@ -730,7 +757,7 @@ impl State {
             && !matches!(self.phase, crate::state::Phase::Setup(_))
     }
 
-    fn limits(&self, group: &[UnitId], sit: &Situation) -> Option<Limits> {
+    fn limits(&self, group: &Group, sit: &Situation) -> Option<Limits> {
         let u = group[0];
         let side = self.side(u);
         let unit = self.unit(u);
@@ -806,7 +833,7 @@ impl State {
             keep_five: matches!(chit, Some(Chit::Reserve | Chit::Muster)),
             may_leave_zoc,
             one_hex: matches!(chit, Some(Chit::Stand)) || exhausted,
-            moving: group.to_vec(),
+            moving: *group,
             entry,
             route: Vec::new(),
         })
@@ -1226,7 +1253,7 @@ impl State {
         sit: &Situation,
         method: Method,
     ) -> Vec<Destination> {
-        let group = self.moving_group(u, alone);
+        let group = self.group_of(u, alone);
         if group.iter().any(|&g| self.unit(g).moved) {
             return Vec::new();
         }
@@ -1260,7 +1287,7 @@ impl State {
         sit: &Situation,
         sink: &mut impl MoveSink,
     ) {
-        let group = self.moving_group(u, alone);
+        let group = self.group_of(u, alone);
         if group.iter().any(|&g| self.unit(g).moved) {
             return;
         }
@@ -1445,7 +1472,7 @@ impl State {
     /// it stands. The same test as the end-of-move limits of [`State::end_limits`], asked of
     /// each destination as the search finds it, so that the search stops at the first.
     fn has_move_off(&self, u: UnitId, sit: &Situation) -> bool {
-        let group = self.moving_group(u, false);
+        let group = self.group_of(u, false);
         if group.iter().any(|&g| self.unit(g).moved) {
             return false;
         }

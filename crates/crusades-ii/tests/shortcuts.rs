@@ -4,7 +4,8 @@
 //! hexes, facings and free turns), a leader's moves searched on the map's dense tables, set-up
 //! actions and fire checked without listing every one, the map analysis (zones of
 //! control, distances to the enemy) kept from one decision to the next, the top of a stack
-//! found without listing the stack, and a reinforcement's entry hexes kept from its selection.
+//! found without listing the stack, a reinforcement's entry hexes kept from its selection, and
+//! whether a seat decides asked without listing the seats.
 
 mod common;
 
@@ -138,6 +139,14 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
             let mut plies = 0;
             while let Pending::Seats(seats) = s.pending() {
                 let seat = seats[0];
+                for k in 0..3 {
+                    let other = engine::Seat(k);
+                    assert_eq!(
+                        s.is_pending(other),
+                        s.pending_seats().contains(&other),
+                        "{scenario} seed {seed} ply {plies}: whether seat {k} decides"
+                    );
+                }
                 let legal = s.legal_actions(seat);
                 if matches!(s.phase, Phase::Setup(_)) && s.tasks.is_empty() {
                     check_setup(&s, seat, &legal);
