@@ -103,13 +103,15 @@ impl State {
         let enemy = self.battle.enemy(side);
         // Some enemy unit next to the hex exerts its ZOC across the hexside between (one pass
         // over the units, no stack listed).
-        self.unit_ids().any(|e| {
-            self.side(e) == enemy
-                && self.hex(e).is_some_and(|at| {
-                    Direction::ALL
-                        .iter()
-                        .any(|&d| hex.neighbour(d) == at && self.exerts_zoc(e, d.opposite()))
-                })
+        self.units.iter().enumerate().any(|(e, st)| {
+            let crate::state::Loc::Map(at) = st.loc else {
+                return false;
+            };
+            // The side across which `at` lies, if next to the hex.
+            self.battle.units[e].side == enemy
+                && hex
+                    .direction_to(at)
+                    .is_some_and(|d| self.exerts_zoc(e as UnitId, d.opposite()))
         })
     }
 
