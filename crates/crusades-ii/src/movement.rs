@@ -471,7 +471,7 @@ impl Ground<'_> {
 /// What a finished [`Sweep`] found, to list destinations from.
 struct Swept<'a> {
     ground: &'a Ground<'a>,
-    grid: &'a hexgrid::Grid,
+    map: &'a crate::scenario::Map,
     cells: &'a [Lanes],
     reached: &'a [u64],
     /// The first facing ([`Vertex::index`]).
@@ -506,7 +506,7 @@ impl Swept<'_> {
             if kept == 0 {
                 continue;
             }
-            let Some(h) = self.grid.hex_at(i) else {
+            let Some(h) = self.map.hex_at(i) else {
                 continue;
             };
             while kept != 0 {
@@ -1037,7 +1037,7 @@ impl State {
             if g.occ(i) == Some(side) {
                 continue; // 7.0: no stacking at the end of a move
             }
-            let Some(h) = grid.hex_at(i) else { continue };
+            let Some(h) = map.hex_at(i) else { continue };
             let states = i * STATES_PER_HEX..(i + 1) * STATES_PER_HEX;
             let (costs, entries) = (&search.cost[states.clone()], &search.entry_of[states]);
             for (f, facing) in Vertex::ALL.into_iter().enumerate() {
@@ -1193,7 +1193,7 @@ impl State {
         }
         let best = list(&Swept {
             ground: g,
-            grid,
+            map,
             cells: &sweep.cells,
             reached: &sweep.reached,
             f0,
@@ -1344,8 +1344,8 @@ impl State {
                 return swept.each_end(emit);
             };
             let span = self.span(leader);
-            let grid = swept.grid;
-            let gap = |i: usize| grid.hex_at(i).map(|h| h.distance(lh).saturating_sub(span));
+            let map = swept.map;
+            let gap = |i: usize| map.hex_at(i).map(|h| h.distance(lh).saturating_sub(span));
             let best = swept
                 .ends()
                 .filter(|&(i, _)| moved(i))
@@ -1503,13 +1503,13 @@ impl State {
                     || (chit == Some(Chit::Muster) && d0 < 5 && dist(h) > d0)
             }
         };
-        let grid = &self.battle.map.grid;
+        let map = &self.battle.map;
         let start = lim.start;
         self.reach_with(
             &lim,
             sit,
             Method::Sweep,
-            Some(|i, cost| grid.hex_at(i).is_some_and(|h| h != start && kept(h, cost))),
+            Some(|i, cost| map.hex_at(i).is_some_and(|h| h != start && kept(h, cost))),
             |_| Vec::new(),
         )
         .is_none()
@@ -1672,7 +1672,6 @@ impl State {
         buckets: &mut Vec<Vec<usize>>,
     ) -> Vec<(Hex, HalfPoints)> {
         let map = &self.battle.map;
-        let grid = &map.grid;
         let steps = &map.step_cost[MoveClass::Leaders.index()];
         const BUDGET: u32 = 16;
         if buckets.len() <= BUDGET as usize {
@@ -1699,7 +1698,7 @@ impl State {
                     continue; // reached more cheaply since
                 }
                 if i != si {
-                    if let Some(h) = grid.hex_at(i) {
+                    if let Some(h) = map.hex_at(i) {
                         if self.split_leader_may_enter(l, h) {
                             out.push((h, c as HalfPoints));
                         }

@@ -252,6 +252,8 @@ pub struct Map {
     /// Per hex (dense grid index) and direction: the dense index of the neighbour, or
     /// [`OFF_GRID`] beyond the map's edge; so that searches never convert coordinates.
     pub neighbour: Vec<[u32; 6]>,
+    /// Per dense grid index: the hex ([`hexgrid::Grid::hex_at`] without working it out).
+    pub hex_of: Vec<Hex>,
     /// Per movement class, hex and direction: [`Map::step_cost`] and [`Map::neighbour`] in
     /// one word ([`hop`]), for the movement sweep's inner loop.
     pub hops: Vec<Vec<[u32; 6]>>,
@@ -279,6 +281,11 @@ impl Map {
     pub fn hex(&self, id: HexId) -> Option<Hex> {
         let h = self.grid.layout().to_hex(id);
         self.grid.contains(h).then_some(h)
+    }
+
+    /// The hex at a dense grid index, or `None` beyond the grid (as [`hexgrid::Grid::hex_at`]).
+    pub fn hex_at(&self, index: usize) -> Option<Hex> {
+        self.hex_of.get(index).copied()
     }
 
     /// Whether a hex is on the map.
@@ -1863,6 +1870,7 @@ fn check_map(
         side_road,
         step_cost: Vec::new(),
         hops: Vec::new(),
+        hex_of: grid.hexes().collect(),
         neighbour: grid
             .hexes()
             .map(|h| {
