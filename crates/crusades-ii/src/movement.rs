@@ -1482,8 +1482,15 @@ impl State {
         let enemy = self.battle.enemy(lim.side);
         let unit = self.unit(u);
         let from_map = lim.start != OFF_MAP;
-        let dist = |h: Hex| sit.distance_to(self, enemy, h);
-        let d0 = if from_map { dist(lim.start) } else { u32::MAX };
+        // Distances by grid index (a hex off the map is `u32::MAX` from the enemy, as
+        // `Situation::distance_to` says).
+        let near = sit.near(self, enemy);
+        let map = &self.battle.map;
+        let si = map.grid.index(lim.start);
+        let d0 = match si {
+            Some(i) if from_map => near[i],
+            _ => u32::MAX,
+        };
         // The cheap test first: a unit kept five hexes from the enemy (5.15, 5.16) that
         // starts within three may enter no hex at all (each next to it is within four), and
         // so has no move off its hex.
@@ -1492,24 +1499,24 @@ impl State {
         }
         let ma = self.values(u).movement as u32;
         let chit = self.chit(u);
-        // Which moved destinations `end_limits` keeps (see there).
-        let kept = |h: Hex, cost: u32| -> bool {
+        // Which moved destinations `end_limits` keeps (see there), by grid index.
+        let free = (!self.skirmisher(u) && unit.out_of_command) || !self.follows_chit(u);
+        let kept = |i: usize, cost: u32| -> bool {
+            let dist = near[i];
             if unit.routed {
-                dist(h) > d0
-            } else if (!self.skirmisher(u) && unit.out_of_command) || !self.follows_chit(u) {
+                dist > d0
+            } else if free {
                 true
             } else {
-                chit_allows(chit, ma, from_map, d0, dist(h), cost)
-                    || (chit == Some(Chit::Muster) && d0 < 5 && dist(h) > d0)
+                chit_allows(chit, ma, from_map, d0, dist, cost)
+                    || (chit == Some(Chit::Muster) && d0 < 5 && dist > d0)
             }
         };
-        let map = &self.battle.map;
-        let start = lim.start;
         self.reach_with(
             &lim,
             sit,
             Method::Sweep,
-            Some(|i, cost| map.hex_at(i).is_some_and(|h| h != start && kept(h, cost))),
+            Some(|i, cost| map.hex_at(i).is_some() && Some(i) != si && kept(i, cost)),
             |_| Vec::new(),
         )
         .is_none()
