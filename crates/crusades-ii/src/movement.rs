@@ -655,6 +655,8 @@ thread_local! {
     static SEARCH: std::cell::RefCell<Search> = std::cell::RefCell::new(Search::default());
     /// The movement sweep's buffers on this thread.
     static SWEEP: std::cell::RefCell<Sweep> = std::cell::RefCell::new(Sweep::default());
+    /// The unit last found obliged to move and able to ([`State::any_unmoved_obligation_in`]).
+    static LAST_OBLIGED: std::cell::Cell<Option<UnitId>> = const { std::cell::Cell::new(None) };
     /// The leaders' movement search's buffers on this thread.
     static LEADER_SEARCH: std::cell::RefCell<LeaderSearch> =
         std::cell::RefCell::new(LeaderSearch::default());
@@ -1549,22 +1551,31 @@ impl State {
         sit: &'a Situation,
         moves_off: impl Fn(UnitId) -> bool + 'a,
     ) -> impl Iterator<Item = UnitId> + 'a {
+        self.unit_ids()
+            .filter(move |&u| self.is_obligation(u, sit, &moves_off))
+    }
+
+    /// Whether unit `u` is one of [`State::obligations`].
+    fn is_obligation(
+        &self,
+        u: UnitId,
+        sit: &Situation,
+        moves_off: &impl Fn(UnitId) -> bool,
+    ) -> bool {
         let side = self.active;
         // 16.11: with action chits, only the activated leader's units are obliged to move.
         let leader = self.activation().map(|a| a.leader);
-        self.unit_ids()
-            .filter(move |&u| self.side(u) == side && !self.unit(u).moved)
-            .filter(move |&u| leader.is_none_or(|l| self.def(u).leader == l))
-            .filter(move |&u| {
-                if self.unit(u).loc == Loc::Waiting {
-                    let withhold = self.battle.special.withhold_reinforcements && side != Seat(0);
-                    return self.may_enter(u)
-                        && !withhold
-                        && self.top_of_waiting_stack(u)
-                        && moves_off(u);
-                }
-                self.must_move_in(u, sit) && moves_off(u)
-            })
+        if self.side(u) != side
+            || self.unit(u).moved
+            || !leader.is_none_or(|l| self.def(u).leader == l)
+        {
+            return false;
+        }
+        if self.unit(u).loc == Loc::Waiting {
+            let withhold = self.battle.special.withhold_reinforcements && side != Seat(0);
+            return self.may_enter(u) && !withhold && self.top_of_waiting_stack(u) && moves_off(u);
+        }
+        self.must_move_in(u, sit) && moves_off(u)
     }
 
     /// [`State::obligations`], all of them (each unit's destinations searched in full, by the
@@ -1588,12 +1599,27 @@ impl State {
     }
 
     /// [`State::any_unmoved_obligation`] in the situation now, `sit`.
+    ///
+    /// Whether there is one does not depend on the order the units are asked in: the unit
+    /// found last on this thread is asked first (in a Movement Phase the same unit is found
+    /// decision after decision, while the units before it in id order that cannot comply
+    /// would each be searched in full).
     pub(crate) fn any_unmoved_obligation_in(&self, sit: &Situation) -> bool {
+        let moves_off = |u: UnitId| self.has_move_off(u, sit);
+        let guess = LAST_OBLIGED
+            .get()
+            .filter(|&g| usize::from(g) < self.units.len());
+        if guess.is_some_and(|g| self.is_obligation(g, sit, &moves_off)) {
+            return true;
+        }
         let found = self
-            .obligations(sit, |u| self.has_move_off(u, sit))
-            .next()
-            .is_some();
-        found
+            .unit_ids()
+            .filter(|&u| Some(u) != guess)
+            .find(|&u| self.is_obligation(u, sit, &moves_off));
+        if found.is_some() {
+            LAST_OBLIGED.set(found);
+        }
+        found.is_some()
     }
 
     fn top_of_waiting_stack(&self, u: UnitId) -> bool {
