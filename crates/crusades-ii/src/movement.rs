@@ -1682,7 +1682,10 @@ impl State {
                 enemy_held.resize(grid.len(), false);
             }
             // 8.3: never into a hex with enemy combat units.
-            held.extend(self.on_map(enemy).filter_map(|u| grid.index(self.hex(u)?)));
+            held.extend(
+                self.on_map(enemy)
+                    .filter_map(|u| map.index_of(self.hex(u)?)),
+            );
             for &i in held.iter() {
                 enemy_held[i] = true;
             }

@@ -254,6 +254,9 @@ pub struct Map {
     pub neighbour: Vec<[u32; 6]>,
     /// Per dense grid index: the hex ([`hexgrid::Grid::hex_at`] without working it out).
     pub hex_of: Vec<Hex>,
+    /// The dense grid index of each hex of the map's box of axial coordinates
+    /// ([`Map::index_of`]).
+    index_box: IndexBox,
     /// Per movement class, hex and direction: [`Map::step_cost`] and [`Map::neighbour`] in
     /// one word ([`hop`]), for the movement sweep's inner loop.
     pub hops: Vec<Vec<[u32; 6]>>,
@@ -267,6 +270,48 @@ pub struct Map {
 
 /// Marks a neighbour beyond the map's edge in [`Map::neighbour`].
 pub const OFF_GRID: u32 = u32::MAX;
+
+/// The dense grid indices of the hexes of a box of axial coordinates holding the map.
+#[derive(Clone, Debug, Default)]
+struct IndexBox {
+    /// The box's corner.
+    q0: i32,
+    r0: i32,
+    /// Its extent in `q` and in `r`.
+    width: u32,
+    height: u32,
+    /// Per hex of the box (`q` major): its grid index, or [`NO_INDEX`] off the map.
+    index: Vec<u32>,
+}
+
+/// A hex of an [`IndexBox`] off the map.
+const NO_INDEX: u32 = u32::MAX;
+
+impl IndexBox {
+    /// The box of `hexes` (each with its grid index, its position in the list).
+    fn of(hexes: &[Hex]) -> Self {
+        let (Some(q0), Some(r0)) = (
+            hexes.iter().map(|h| h.q).min(),
+            hexes.iter().map(|h| h.r).min(),
+        ) else {
+            return IndexBox::default();
+        };
+        let q1 = hexes.iter().map(|h| h.q).max().unwrap_or(q0);
+        let r1 = hexes.iter().map(|h| h.r).max().unwrap_or(r0);
+        let (width, height) = ((q1 - q0 + 1) as u32, (r1 - r0 + 1) as u32);
+        let mut index = vec![NO_INDEX; (width * height) as usize];
+        for (i, h) in hexes.iter().enumerate() {
+            index[((h.q - q0) as u32 * height + (h.r - r0) as u32) as usize] = i as u32;
+        }
+        IndexBox {
+            q0,
+            r0,
+            width,
+            height,
+            index,
+        }
+    }
+}
 
 impl Map {
     /// The printed id of a hex (hexes of the map always have one).
@@ -286,6 +331,25 @@ impl Map {
     /// The hex at a dense grid index, or `None` beyond the grid (as [`hexgrid::Grid::hex_at`]).
     pub fn hex_at(&self, index: usize) -> Option<Hex> {
         self.hex_of.get(index).copied()
+    }
+
+    /// The dense grid index of a hex, or `None` off the map: [`hexgrid::Grid::index`], looked
+    /// up in a table instead of worked out.
+    #[inline]
+    pub fn index_of(&self, hex: Hex) -> Option<usize> {
+        let b = &self.index_box;
+        // Below the box's corner wraps around to beyond its far side.
+        let (dq, dr) = (
+            hex.q.wrapping_sub(b.q0) as u32,
+            hex.r.wrapping_sub(b.r0) as u32,
+        );
+        if dq >= b.width || dr >= b.height {
+            return None;
+        }
+        match b.index[(dq * b.height + dr) as usize] {
+            NO_INDEX => None,
+            i => Some(i as usize),
+        }
     }
 
     /// Whether a hex is on the map.
@@ -347,7 +411,7 @@ impl Map {
 
     /// The cost of stepping from `from` into its neighbour in `dir` for a class (8.2).
     pub fn step(&self, class: MoveClass, from: Hex, dir: Direction) -> Option<HalfPoints> {
-        let i = self.grid.index(from)?;
+        let i = self.index_of(from)?;
         self.step_cost[class.index()][i][dir.index() as usize]
     }
 
@@ -1871,6 +1935,7 @@ fn check_map(
         step_cost: Vec::new(),
         hops: Vec::new(),
         hex_of: grid.hexes().collect(),
+        index_box: IndexBox::default(),
         neighbour: grid
             .hexes()
             .map(|h| {
@@ -1896,6 +1961,7 @@ fn check_map(
             .collect()
     })
     .collect();
+    map.index_box = IndexBox::of(&map.hex_of);
     map.hops = map
         .step_cost
         .iter()

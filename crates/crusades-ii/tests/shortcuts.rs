@@ -4,8 +4,9 @@
 //! hexes, facings and free turns), a leader's moves searched on the map's dense tables, set-up
 //! actions and fire checked without listing every one, the map analysis (zones of
 //! control, distances to the enemy) kept from one decision to the next, the top of a stack
-//! found without listing the stack, a reinforcement's entry hexes kept from its selection, and
-//! whether a seat decides asked without listing the seats.
+//! found without listing the stack, a reinforcement's entry hexes kept from its selection,
+//! whether a seat decides asked without listing the seats, and a hex's grid index looked up in
+//! the map's table.
 
 mod common;
 
@@ -251,4 +252,48 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
         checked[..6].iter().all(|&n| n > 50) && checked[6] > 0 && checked[7] > 0,
         "positions checked: {checked:?}"
     );
+}
+
+/// A hex's grid index looked up in the map's table is the one the grid works out, on the map,
+/// around it and far off it.
+#[test]
+fn the_map_table_of_grid_indices_agrees_with_the_grid() {
+    for scenario in ["hattin", "hab", "nicopolis", "tannenburg"] {
+        let s = common::start(scenario, &[], 1);
+        let map = &s.battle.map;
+        let hexes: Vec<Hex> = map.grid.hexes().collect();
+        let (q0, q1) = (
+            hexes.iter().map(|h| h.q).min(),
+            hexes.iter().map(|h| h.q).max(),
+        );
+        let (r0, r1) = (
+            hexes.iter().map(|h| h.r).min(),
+            hexes.iter().map(|h| h.r).max(),
+        );
+        let (Some(q0), Some(q1), Some(r0), Some(r1)) = (q0, q1, r0, r1) else {
+            panic!("{scenario}: a map without hexes");
+        };
+        let mut on_map = 0;
+        for q in q0 - 3..=q1 + 3 {
+            for r in r0 - 3..=r1 + 3 {
+                let h = Hex { q, r };
+                assert_eq!(map.index_of(h), map.grid.index(h), "{scenario}: {h:?}");
+                on_map += usize::from(map.index_of(h).is_some());
+            }
+        }
+        assert_eq!(
+            on_map,
+            hexes.len(),
+            "{scenario}: every hex of the map found"
+        );
+        for far in [i32::MIN, i32::MIN / 2, -1_000_000, 1_000_000, i32::MAX] {
+            for h in [
+                Hex { q: far, r: r0 },
+                Hex { q: q0, r: far },
+                Hex { q: far, r: far },
+            ] {
+                assert_eq!(map.index_of(h), map.grid.index(h), "{scenario}: {h:?}");
+            }
+        }
+    }
 }
