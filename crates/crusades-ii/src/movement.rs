@@ -1567,7 +1567,7 @@ impl State {
         let leader = self.activation().map(|a| a.leader);
         if self.side(u) != side
             || self.unit(u).moved
-            || !leader.is_none_or(|l| self.def(u).leader == l)
+            || leader.is_some_and(|l| self.def(u).leader != l)
         {
             return false;
         }
