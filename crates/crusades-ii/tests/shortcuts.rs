@@ -5,8 +5,8 @@
 //! actions and fire checked without listing every one, the map analysis (zones of
 //! control, distances to the enemy) kept from one decision to the next, the top of a stack
 //! found without listing the stack, a reinforcement's entry hexes kept from its selection,
-//! whether a seat decides asked without listing the seats, and a hex's grid index looked up in
-//! the map's table.
+//! whether a seat decides asked without listing the seats, a hex's grid index looked up in
+//! the map's table, and fire's cheap test of range.
 
 mod common;
 
@@ -294,6 +294,23 @@ fn the_map_table_of_grid_indices_agrees_with_the_grid() {
             ] {
                 assert_eq!(map.index_of(h), map.grid.index(h), "{scenario}: {h:?}");
             }
+        }
+    }
+}
+
+/// Fire looks no further than six columns or rows off (the Range Table's six distances): a
+/// distance is at least the difference of either coordinate.
+#[test]
+fn a_distance_is_at_least_either_coordinate_difference() {
+    let origin = Hex { q: 3, r: -2 };
+    for q in -12..=12 {
+        for r in -12..=12 {
+            let h = Hex {
+                q: origin.q + q,
+                r: origin.r + r,
+            };
+            let d = origin.distance(h);
+            assert!(d >= q.unsigned_abs() && d >= r.unsigned_abs(), "{h:?}");
         }
     }
 }
