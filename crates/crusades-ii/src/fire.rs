@@ -181,6 +181,13 @@ impl State {
         // The cheap tests first; each is a condition of its own, so their order does not
         // change the targets.
         for &h in enemies {
+            // The cheap test first: a hex more than six columns or rows off is beyond the
+            // Range Table's six distances (a distance is at least either difference), as
+            // `range_in` would find.
+            let far = |a: i32, b: i32| (i64::from(a) - i64::from(b)).unsigned_abs() > 6;
+            if far(h.q, from.q) || far(h.r, from.r) {
+                continue;
+            }
             let d = from.distance(h);
             if range_in(ranges, d).is_none() {
                 continue;

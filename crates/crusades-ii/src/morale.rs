@@ -238,7 +238,7 @@ impl State {
         // units, or friendly ones.
         let mut held = vec![false; grid.len()];
         for v in self.unit_ids().filter(|&v| Some(v) != mate && v != u) {
-            if let Some(i) = self.hex(v).and_then(|h| grid.index(h)) {
+            if let Some(i) = self.hex(v).and_then(|h| self.battle.map.index_of(h)) {
                 held[i] = true;
             }
         }
@@ -257,7 +257,7 @@ impl State {
                         if !self.passable(class, h, d) || self.zoc_at(ez, n) {
                             continue;
                         }
-                        if grid.index(n).is_some_and(|i| held[i]) {
+                        if self.battle.map.index_of(n).is_some_and(|i| held[i]) {
                             continue; // enemy-occupied, or friendly combat units
                         }
                         seen.push(n);

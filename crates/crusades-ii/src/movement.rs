@@ -53,11 +53,27 @@ struct Limits {
     /// Only one hex (5.13, 16.42).
     one_hex: bool,
     /// Units moving together (ignored as obstacles).
-    moving: Vec<UnitId>,
+    moving: Group,
     /// Extra cost of each entry hex (12.1).
     entry: Vec<(Hex, HalfPoints)>,
     /// An explicit path to follow (every hex entered, the destination last), or empty.
     route: Vec<Hex>,
+}
+
+/// The units that move together (7.1): one, or a stack of two.
+#[derive(Clone, Copy, Debug)]
+struct Group {
+    /// The units, the first `len` of them.
+    units: [UnitId; 2],
+    len: u8,
+}
+
+impl std::ops::Deref for Group {
+    type Target = [UnitId];
+
+    fn deref(&self) -> &[UnitId] {
+        &self.units[..usize::from(self.len)]
+    }
 }
 
 /// Search states per hex: six facings, each with the free turn (6.15) unused or used.
@@ -223,6 +239,8 @@ type Lanes = u64;
 const UNSWEPT: u8 = 0x7F;
 /// The largest budget a [`Sweep`] searches (one bit per cost in [`Sweep::queued`]).
 const SWEPT_BUDGET: u32 = 63;
+// A sweep's steps are hops ([`crate::scenario::Map::hops`]): no budget reaches their cap.
+const _: () = assert!(SWEPT_BUDGET < crate::scenario::HOP_COST_MAX as u32);
 /// A hex a [`Sweep`] has not reached.
 const UNSWEPT_LANES: Lanes = lanes(UNSWEPT);
 /// The top bit of each lane: a set of lanes.
@@ -453,7 +471,7 @@ impl Ground<'_> {
 /// What a finished [`Sweep`] found, to list destinations from.
 struct Swept<'a> {
     ground: &'a Ground<'a>,
-    grid: &'a hexgrid::Grid,
+    map: &'a crate::scenario::Map,
     cells: &'a [Lanes],
     reached: &'a [u64],
     /// The first facing ([`Vertex::index`]).
@@ -464,20 +482,14 @@ impl Swept<'_> {
     /// The hexes a move may end in (reached, not stacked on a friend, 7.0), in grid order:
     /// each with its grid index and the cheapest cost of each facing (lanes 0 to 5 of
     /// [`Lanes`], [`UNSWEPT`] where not reached).
-    fn ends(&self) -> impl Iterator<Item = (usize, Lanes)> + '_ {
-        let side = self.ground.lim.side;
-        let f0_lane = facing_lane(self.f0);
-        bits(self.reached).filter_map(move |i| {
-            if self.ground.occ(i) == Some(side) {
-                return None;
-            }
-            let costs = self.cells[i];
-            let unturned = lane(costs, 6);
-            Some((
-                i,
-                lowered(costs, unturned, lanes_above(costs, unturned) & f0_lane),
-            ))
-        })
+    fn ends(&self) -> Ends<'_> {
+        Ends {
+            swept: self,
+            side: self.ground.lim.side,
+            f0_lane: facing_lane(self.f0),
+            w: 0,
+            word: self.reached.first().copied().unwrap_or(0),
+        }
     }
 
     /// Hands `emit` (hex, facing, cost) the destinations of the hexes `ends` lists that
@@ -494,7 +506,7 @@ impl Swept<'_> {
             if kept == 0 {
                 continue;
             }
-            let Some(h) = self.grid.hex_at(i) else {
+            let Some(h) = self.map.hex_at(i) else {
                 continue;
             };
             while kept != 0 {
@@ -524,6 +536,43 @@ impl Swept<'_> {
         let mut out = Vec::with_capacity(self.room());
         self.each_end(&mut |hex, facing, c| out.push(Destination::swept(hex, facing, c)));
         out
+    }
+}
+
+/// The iterator of [`Swept::ends`]: the reached bits word by word.
+struct Ends<'a> {
+    swept: &'a Swept<'a>,
+    side: Seat,
+    /// The lane of the first facing.
+    f0_lane: Lanes,
+    /// The word of `reached` under way, and what is left of it.
+    w: usize,
+    word: u64,
+}
+
+impl Iterator for Ends<'_> {
+    type Item = (usize, Lanes);
+
+    #[inline]
+    fn next(&mut self) -> Option<(usize, Lanes)> {
+        let reached = self.swept.reached;
+        loop {
+            while self.word == 0 {
+                self.w += 1;
+                self.word = *reached.get(self.w)?;
+            }
+            let i = self.w * 64 + self.word.trailing_zeros() as usize;
+            self.word &= self.word - 1;
+            if self.swept.ground.occ(i) == Some(self.side) {
+                continue;
+            }
+            let costs = self.swept.cells[i];
+            let unturned = lane(costs, 6);
+            return Some((
+                i,
+                lowered(costs, unturned, lanes_above(costs, unturned) & self.f0_lane),
+            ));
+        }
     }
 }
 
@@ -606,6 +655,8 @@ thread_local! {
     static SEARCH: std::cell::RefCell<Search> = std::cell::RefCell::new(Search::default());
     /// The movement sweep's buffers on this thread.
     static SWEEP: std::cell::RefCell<Sweep> = std::cell::RefCell::new(Sweep::default());
+    /// The unit last found obliged to move and able to ([`State::any_unmoved_obligation_in`]).
+    static LAST_OBLIGED: std::cell::Cell<Option<UnitId>> = const { std::cell::Cell::new(None) };
     /// The leaders' movement search's buffers on this thread.
     static LEADER_SEARCH: std::cell::RefCell<LeaderSearch> =
         std::cell::RefCell::new(LeaderSearch::default());
@@ -614,14 +665,25 @@ thread_local! {
 impl State {
     /// The units that move with `u`: its stack unless it moves alone (7.1).
     pub fn moving_group(&self, u: UnitId, alone: bool) -> Vec<UnitId> {
+        self.group_of(u, alone).to_vec()
+    }
+
+    /// [`State::moving_group`], kept in place (nothing allocated).
+    fn group_of(&self, u: UnitId, alone: bool) -> Group {
         let mate = if self.unit(u).loc == Loc::Waiting {
             self.waiting_mate(u)
         } else {
             self.stack_mate(u)
         };
         match (alone, mate) {
-            (false, Some(m)) => vec![u, m],
-            _ => vec![u],
+            (false, Some(m)) => Group {
+                units: [u, m],
+                len: 2,
+            },
+            _ => Group {
+                units: [u, u],
+                len: 1,
+            },
         }
     }
 
@@ -655,7 +717,7 @@ impl State {
     }
 
     fn pursuit_destinations_by(&self, u: UnitId, method: Method) -> Vec<Destination> {
-        let group = self.moving_group(u, false);
+        let group = self.group_of(u, false);
         let sit = self.situation();
         let Some(mut lim) = self.limits(&group, &sit) else {
             return Vec::new();
@@ -697,7 +759,7 @@ impl State {
             && !matches!(self.phase, crate::state::Phase::Setup(_))
     }
 
-    fn limits(&self, group: &[UnitId], sit: &Situation) -> Option<Limits> {
+    fn limits(&self, group: &Group, sit: &Situation) -> Option<Limits> {
         let u = group[0];
         let side = self.side(u);
         let unit = self.unit(u);
@@ -773,7 +835,7 @@ impl State {
             keep_five: matches!(chit, Some(Chit::Reserve | Chit::Muster)),
             may_leave_zoc,
             one_hex: matches!(chit, Some(Chit::Stand)) || exhausted,
-            moving: group.to_vec(),
+            moving: *group,
             entry,
             route: Vec::new(),
         })
@@ -977,7 +1039,7 @@ impl State {
             if g.occ(i) == Some(side) {
                 continue; // 7.0: no stacking at the end of a move
             }
-            let Some(h) = grid.hex_at(i) else { continue };
+            let Some(h) = map.hex_at(i) else { continue };
             let states = i * STATES_PER_HEX..(i + 1) * STATES_PER_HEX;
             let (costs, entries) = (&search.cost[states.clone()], &search.entry_of[states]);
             for (f, facing) in Vertex::ALL.into_iter().enumerate() {
@@ -1022,7 +1084,8 @@ impl State {
         let side = lim.side;
         let map = &self.battle.map;
         let grid = &map.grid;
-        let steps = &map.step_cost[lim.class.index()];
+        // Budgets are at most `SWEPT_BUDGET`, below every hop's `HOP_COST_MAX`.
+        let hops = &map.hops[lim.class.index()];
         let budget = lim.budget as usize;
         // The first facing, and the directions a counter holding it moves in (6.11: through
         // its front hexsides; every way for a counter without facing, 6.14).
@@ -1097,24 +1160,20 @@ impl State {
                     continue;
                 }
                 let next_on_route = g.next_on_route(i);
-                let (neighbours, steps) = (&map.neighbour[i], &steps[i]);
+                let hops = &hops[i];
                 for d in 0..6 {
                     let moving = now & moving_lanes[d];
                     if moving == 0 {
                         continue;
                     }
-                    let to = neighbours[d];
-                    if to == OFF_GRID {
-                        continue; // no step off the map (8.2)
-                    }
-                    let to = to as usize;
-                    let Some(step) = steps[d] else {
-                        continue;
-                    };
-                    let next = c + step as usize;
+                    // No step off the map or where not allowed (8.2): `NO_HOP` costs more
+                    // than any budget.
+                    let hop = hops[d];
+                    let next = c + (hop & 0xFF) as usize;
                     if next > budget {
                         continue;
                     }
+                    let to = (hop >> 8) as usize;
                     // The cheap test first: most steps find nothing cheaper.
                     let n8 = next as u8;
                     let cheaper = lanes_above(cells[to], n8) & moving;
@@ -1136,7 +1195,7 @@ impl State {
         }
         let best = list(&Swept {
             ground: g,
-            grid,
+            map,
             cells: &sweep.cells,
             reached: &sweep.reached,
             f0,
@@ -1196,7 +1255,7 @@ impl State {
         sit: &Situation,
         method: Method,
     ) -> Vec<Destination> {
-        let group = self.moving_group(u, alone);
+        let group = self.group_of(u, alone);
         if group.iter().any(|&g| self.unit(g).moved) {
             return Vec::new();
         }
@@ -1230,7 +1289,7 @@ impl State {
         sit: &Situation,
         sink: &mut impl MoveSink,
     ) {
-        let group = self.moving_group(u, alone);
+        let group = self.group_of(u, alone);
         if group.iter().any(|&g| self.unit(g).moved) {
             return;
         }
@@ -1287,8 +1346,8 @@ impl State {
                 return swept.each_end(emit);
             };
             let span = self.span(leader);
-            let grid = swept.grid;
-            let gap = |i: usize| grid.hex_at(i).map(|h| h.distance(lh).saturating_sub(span));
+            let map = swept.map;
+            let gap = |i: usize| map.hex_at(i).map(|h| h.distance(lh).saturating_sub(span));
             let best = swept
                 .ends()
                 .filter(|&(i, _)| moved(i))
@@ -1415,7 +1474,7 @@ impl State {
     /// it stands. The same test as the end-of-move limits of [`State::end_limits`], asked of
     /// each destination as the search finds it, so that the search stops at the first.
     fn has_move_off(&self, u: UnitId, sit: &Situation) -> bool {
-        let group = self.moving_group(u, false);
+        let group = self.group_of(u, false);
         if group.iter().any(|&g| self.unit(g).moved) {
             return false;
         }
@@ -1425,28 +1484,41 @@ impl State {
         let enemy = self.battle.enemy(lim.side);
         let unit = self.unit(u);
         let from_map = lim.start != OFF_MAP;
-        let dist = |h: Hex| sit.distance_to(self, enemy, h);
-        let d0 = if from_map { dist(lim.start) } else { u32::MAX };
+        // Distances by grid index (a hex off the map is `u32::MAX` from the enemy, as
+        // `Situation::distance_to` says).
+        let near = sit.near(self, enemy);
+        let map = &self.battle.map;
+        let si = map.grid.index(lim.start);
+        let d0 = match si {
+            Some(i) if from_map => near[i],
+            _ => u32::MAX,
+        };
+        // The cheap test first: a unit kept five hexes from the enemy (5.15, 5.16) that
+        // starts within three may enter no hex at all (each next to it is within four), and
+        // so has no move off its hex.
+        if lim.keep_five && from_map && d0 < 4 {
+            return false;
+        }
         let ma = self.values(u).movement as u32;
         let chit = self.chit(u);
-        // Which moved destinations `end_limits` keeps (see there).
-        let kept = |h: Hex, cost: u32| -> bool {
+        // Which moved destinations `end_limits` keeps (see there), by grid index.
+        let free = (!self.skirmisher(u) && unit.out_of_command) || !self.follows_chit(u);
+        let kept = |i: usize, cost: u32| -> bool {
+            let dist = near[i];
             if unit.routed {
-                dist(h) > d0
-            } else if (!self.skirmisher(u) && unit.out_of_command) || !self.follows_chit(u) {
+                dist > d0
+            } else if free {
                 true
             } else {
-                chit_allows(chit, ma, from_map, d0, dist(h), cost)
-                    || (chit == Some(Chit::Muster) && d0 < 5 && dist(h) > d0)
+                chit_allows(chit, ma, from_map, d0, dist, cost)
+                    || (chit == Some(Chit::Muster) && d0 < 5 && dist > d0)
             }
         };
-        let grid = &self.battle.map.grid;
-        let start = lim.start;
         self.reach_with(
             &lim,
             sit,
             Method::Sweep,
-            Some(|i, cost| grid.hex_at(i).is_some_and(|h| h != start && kept(h, cost))),
+            Some(|i, cost| map.hex_at(i).is_some() && Some(i) != si && kept(i, cost)),
             |_| Vec::new(),
         )
         .is_none()
@@ -1479,22 +1551,31 @@ impl State {
         sit: &'a Situation,
         moves_off: impl Fn(UnitId) -> bool + 'a,
     ) -> impl Iterator<Item = UnitId> + 'a {
+        self.unit_ids()
+            .filter(move |&u| self.is_obligation(u, sit, &moves_off))
+    }
+
+    /// Whether unit `u` is one of [`State::obligations`].
+    fn is_obligation(
+        &self,
+        u: UnitId,
+        sit: &Situation,
+        moves_off: &impl Fn(UnitId) -> bool,
+    ) -> bool {
         let side = self.active;
         // 16.11: with action chits, only the activated leader's units are obliged to move.
         let leader = self.activation().map(|a| a.leader);
-        self.unit_ids()
-            .filter(move |&u| self.side(u) == side && !self.unit(u).moved)
-            .filter(move |&u| leader.is_none_or(|l| self.def(u).leader == l))
-            .filter(move |&u| {
-                if self.unit(u).loc == Loc::Waiting {
-                    let withhold = self.battle.special.withhold_reinforcements && side != Seat(0);
-                    return self.may_enter(u)
-                        && !withhold
-                        && self.top_of_waiting_stack(u)
-                        && moves_off(u);
-                }
-                self.must_move_in(u, sit) && moves_off(u)
-            })
+        if self.side(u) != side
+            || self.unit(u).moved
+            || leader.is_some_and(|l| self.def(u).leader != l)
+        {
+            return false;
+        }
+        if self.unit(u).loc == Loc::Waiting {
+            let withhold = self.battle.special.withhold_reinforcements && side != Seat(0);
+            return self.may_enter(u) && !withhold && self.top_of_waiting_stack(u) && moves_off(u);
+        }
+        self.must_move_in(u, sit) && moves_off(u)
     }
 
     /// [`State::obligations`], all of them (each unit's destinations searched in full, by the
@@ -1518,12 +1599,27 @@ impl State {
     }
 
     /// [`State::any_unmoved_obligation`] in the situation now, `sit`.
+    ///
+    /// Whether there is one does not depend on the order the units are asked in: the unit
+    /// found last on this thread is asked first (in a Movement Phase the same unit is found
+    /// decision after decision, while the units before it in id order that cannot comply
+    /// would each be searched in full).
     pub(crate) fn any_unmoved_obligation_in(&self, sit: &Situation) -> bool {
+        let moves_off = |u: UnitId| self.has_move_off(u, sit);
+        let guess = LAST_OBLIGED
+            .get()
+            .filter(|&g| usize::from(g) < self.units.len());
+        if guess.is_some_and(|g| self.is_obligation(g, sit, &moves_off)) {
+            return true;
+        }
         let found = self
-            .obligations(sit, |u| self.has_move_off(u, sit))
-            .next()
-            .is_some();
-        found
+            .unit_ids()
+            .filter(|&u| Some(u) != guess)
+            .find(|&u| self.is_obligation(u, sit, &moves_off));
+        if found.is_some() {
+            LAST_OBLIGED.set(found);
+        }
+        found.is_some()
     }
 
     fn top_of_waiting_stack(&self, u: UnitId) -> bool {
@@ -1586,7 +1682,10 @@ impl State {
                 enemy_held.resize(grid.len(), false);
             }
             // 8.3: never into a hex with enemy combat units.
-            held.extend(self.on_map(enemy).filter_map(|u| grid.index(self.hex(u)?)));
+            held.extend(
+                self.on_map(enemy)
+                    .filter_map(|u| map.index_of(self.hex(u)?)),
+            );
             for &i in held.iter() {
                 enemy_held[i] = true;
             }
@@ -1609,7 +1708,6 @@ impl State {
         buckets: &mut Vec<Vec<usize>>,
     ) -> Vec<(Hex, HalfPoints)> {
         let map = &self.battle.map;
-        let grid = &map.grid;
         let steps = &map.step_cost[MoveClass::Leaders.index()];
         const BUDGET: u32 = 16;
         if buckets.len() <= BUDGET as usize {
@@ -1623,15 +1721,20 @@ impl State {
         buckets[0].push(si);
         let mut out = Vec::new();
         for c in 0..=BUDGET {
-            // This cost's hexes, the first reached last (taken from the end).
+            // This cost's hexes, the first reached first (a bucket holds a hex at most once,
+            // and hexes first reached later come later: often already in order).
             let mut now = std::mem::take(&mut buckets[c as usize]);
-            now.sort_unstable_by_key(|&i| std::cmp::Reverse(number[i]));
-            while let Some(i) = now.pop() {
+            if !now.is_sorted_by_key(|&i| number[i]) {
+                now.sort_unstable_by_key(|&i| number[i]);
+            }
+            let mut k = 0;
+            while let Some(&i) = now.get(k) {
+                k += 1;
                 if cost[i] != c {
                     continue; // reached more cheaply since
                 }
                 if i != si {
-                    if let Some(h) = grid.hex_at(i) {
+                    if let Some(h) = map.hex_at(i) {
                         if self.split_leader_may_enter(l, h) {
                             out.push((h, c as HalfPoints));
                         }
@@ -1659,8 +1762,8 @@ impl State {
                     cost[to] = next;
                     if next == c {
                         // A step costing nothing: settled with this cost's hexes, in its turn.
-                        let key = std::cmp::Reverse(number[to]);
-                        let at = now.partition_point(|&j| std::cmp::Reverse(number[j]) < key);
+                        let key = number[to];
+                        let at = k + now[k..].partition_point(|&j| number[j] < key);
                         now.insert(at, to);
                     } else {
                         buckets[next as usize].push(to);
@@ -1668,6 +1771,7 @@ impl State {
                 }
             }
             // Keep the room for the next search.
+            now.clear();
             buckets[c as usize] = now;
         }
         out

@@ -252,6 +252,14 @@ pub struct Map {
     /// Per hex (dense grid index) and direction: the dense index of the neighbour, or
     /// [`OFF_GRID`] beyond the map's edge; so that searches never convert coordinates.
     pub neighbour: Vec<[u32; 6]>,
+    /// Per dense grid index: the hex ([`hexgrid::Grid::hex_at`] without working it out).
+    pub hex_of: Vec<Hex>,
+    /// The dense grid index of each hex of the map's box of axial coordinates
+    /// ([`Map::index_of`]).
+    index_box: IndexBox,
+    /// Per movement class, hex and direction: [`Map::step_cost`] and [`Map::neighbour`] in
+    /// one word ([`hop`]), for the movement sweep's inner loop.
+    pub hops: Vec<Vec<[u32; 6]>>,
     /// Road chains as written, for renderers.
     pub road_chains: Vec<(u8, Vec<Hex>)>,
     /// Place names.
@@ -262,6 +270,48 @@ pub struct Map {
 
 /// Marks a neighbour beyond the map's edge in [`Map::neighbour`].
 pub const OFF_GRID: u32 = u32::MAX;
+
+/// The dense grid indices of the hexes of a box of axial coordinates holding the map.
+#[derive(Clone, Debug, Default)]
+struct IndexBox {
+    /// The box's corner.
+    q0: i32,
+    r0: i32,
+    /// Its extent in `q` and in `r`.
+    width: u32,
+    height: u32,
+    /// Per hex of the box (`q` major): its grid index, or [`NO_INDEX`] off the map.
+    index: Vec<u32>,
+}
+
+/// A hex of an [`IndexBox`] off the map.
+const NO_INDEX: u32 = u32::MAX;
+
+impl IndexBox {
+    /// The box of `hexes` (each with its grid index, its position in the list).
+    fn of(hexes: &[Hex]) -> Self {
+        let (Some(q0), Some(r0)) = (
+            hexes.iter().map(|h| h.q).min(),
+            hexes.iter().map(|h| h.r).min(),
+        ) else {
+            return IndexBox::default();
+        };
+        let q1 = hexes.iter().map(|h| h.q).max().unwrap_or(q0);
+        let r1 = hexes.iter().map(|h| h.r).max().unwrap_or(r0);
+        let (width, height) = ((q1 - q0 + 1) as u32, (r1 - r0 + 1) as u32);
+        let mut index = vec![NO_INDEX; (width * height) as usize];
+        for (i, h) in hexes.iter().enumerate() {
+            index[((h.q - q0) as u32 * height + (h.r - r0) as u32) as usize] = i as u32;
+        }
+        IndexBox {
+            q0,
+            r0,
+            width,
+            height,
+            index,
+        }
+    }
+}
 
 impl Map {
     /// The printed id of a hex (hexes of the map always have one).
@@ -276,6 +326,30 @@ impl Map {
     pub fn hex(&self, id: HexId) -> Option<Hex> {
         let h = self.grid.layout().to_hex(id);
         self.grid.contains(h).then_some(h)
+    }
+
+    /// The hex at a dense grid index, or `None` beyond the grid (as [`hexgrid::Grid::hex_at`]).
+    pub fn hex_at(&self, index: usize) -> Option<Hex> {
+        self.hex_of.get(index).copied()
+    }
+
+    /// The dense grid index of a hex, or `None` off the map: [`hexgrid::Grid::index`], looked
+    /// up in a table instead of worked out.
+    #[inline]
+    pub fn index_of(&self, hex: Hex) -> Option<usize> {
+        let b = &self.index_box;
+        // Below the box's corner wraps around to beyond its far side.
+        let (dq, dr) = (
+            hex.q.wrapping_sub(b.q0) as u32,
+            hex.r.wrapping_sub(b.r0) as u32,
+        );
+        if dq >= b.width || dr >= b.height {
+            return None;
+        }
+        match b.index[(dq * b.height + dr) as usize] {
+            NO_INDEX => None,
+            i => Some(i as usize),
+        }
     }
 
     /// Whether a hex is on the map.
@@ -337,7 +411,7 @@ impl Map {
 
     /// The cost of stepping from `from` into its neighbour in `dir` for a class (8.2).
     pub fn step(&self, class: MoveClass, from: Hex, dir: Direction) -> Option<HalfPoints> {
-        let i = self.grid.index(from)?;
+        let i = self.index_of(from)?;
         self.step_cost[class.index()][i][dir.index() as usize]
     }
 
@@ -1859,6 +1933,9 @@ fn check_map(
         side_feature,
         side_road,
         step_cost: Vec::new(),
+        hops: Vec::new(),
+        hex_of: grid.hexes().collect(),
+        index_box: IndexBox::default(),
         neighbour: grid
             .hexes()
             .map(|h| {
@@ -1884,5 +1961,34 @@ fn check_map(
             .collect()
     })
     .collect();
+    map.index_box = IndexBox::of(&map.hex_of);
+    map.hops = map
+        .step_cost
+        .iter()
+        .map(|steps| {
+            steps
+                .iter()
+                .zip(&map.neighbour)
+                .map(|(s, n)| std::array::from_fn(|d| hop(n[d], s[d])))
+                .collect()
+        })
+        .collect();
     map
 }
+
+/// A step into a neighbour as one word of [`Map::hops`]: the neighbour's dense index above
+/// the step's cost in half points (the low byte); [`NO_HOP`] where no step is allowed (8.2,
+/// or off the map). A cost above [`HOP_COST_MAX`] is written as that (no budget searched by
+/// hops reaches it).
+fn hop(neighbour: u32, cost: Option<HalfPoints>) -> u32 {
+    match cost {
+        Some(c) if neighbour != OFF_GRID => neighbour << 8 | u32::from(c.min(HOP_COST_MAX)),
+        _ => NO_HOP,
+    }
+}
+
+/// The largest cost a hop holds ([`hop`]): more than any budget searched by hops.
+pub const HOP_COST_MAX: HalfPoints = 0xFE;
+/// A hop that is no step: its cost (the low byte, 255) is beyond every budget searched by
+/// hops.
+pub const NO_HOP: u32 = u32::MAX;

@@ -56,10 +56,35 @@ impl State {
         }
     }
 
+    /// Whether `seat` must decide now ([`State::pending_seats`] lists it), asked without
+    /// listing them.
+    pub fn is_pending(&self, seat: Seat) -> bool {
+        if self.phase == Phase::Over {
+            return false;
+        }
+        if let Some(t) = self.tasks.first() {
+            return self.task_owner(t) == seat;
+        }
+        match self.phase {
+            Phase::Setup(s) | Phase::Withdrawal(s) | Phase::MeleeFacing(s) => s == seat,
+            Phase::Orders => seat.index() < 2 && !self.orders_done[seat.index()],
+            Phase::DefensiveFire => self.battle.enemy(self.active) == seat,
+            Phase::Movement | Phase::OffensiveFire | Phase::Melee | Phase::Rally => {
+                self.active == seat
+            }
+            Phase::Draw => match &self.action {
+                Some(a) if self.manual_draws() => a.drawer == seat,
+                _ => false,
+            },
+            Phase::Activation(s) | Phase::Concession(s) => s == seat,
+            Phase::Penalty(_) | Phase::Over => false,
+        }
+    }
+
     /// Every legal action of `seat` now.
     pub fn legal(&self, seat: Seat) -> Vec<Action> {
         let mut out = Vec::new();
-        if !self.pending_seats().contains(&seat) {
+        if !self.is_pending(seat) {
             return out;
         }
         if let Some(t) = self.tasks.first() {
@@ -443,9 +468,7 @@ impl State {
             if let (Some(Pick::Unit(u)), Some(moves), true) =
                 (self.selected, &self.selected_moves, via.is_empty())
             {
-                return u == *unit
-                    && self.pending_seats().contains(&seat)
-                    && moves.contains(action);
+                return u == *unit && self.is_pending(seat) && moves.contains(action);
             }
             let mut route = via.clone();
             if !route.is_empty() {
@@ -472,10 +495,7 @@ impl State {
                     .iter()
                     .any(|d| d.hex == *to && d.facing == *facing);
         }
-        if self.tasks.is_empty()
-            && self.phase == Phase::Movement
-            && self.pending_seats().contains(&seat)
-        {
+        if self.tasks.is_empty() && self.phase == Phase::Movement && self.is_pending(seat) {
             // The same tests as `movement_actions`, without searching every unit's moves.
             match action {
                 Action::Select { unit } => return self.may_select(Pick::Unit(*unit)),
@@ -514,7 +534,7 @@ impl State {
             // The same test as `legal` lists fire with (9.1), for this unit alone.
             return self.tasks.is_empty()
                 && matches!(self.phase, Phase::DefensiveFire | Phase::OffensiveFire)
-                && self.pending_seats().contains(&seat)
+                && self.is_pending(seat)
                 && self.battle.units.get(*unit as usize).is_some()
                 && self.side(*unit) == seat
                 && self.hex(*unit).is_some()
@@ -549,7 +569,7 @@ impl State {
         log: &mut Log,
     ) -> Result<Applied, Rejection> {
         let draws = self.action.as_ref().map_or(0, |a| a.draws);
-        if !self.pending_seats().contains(&seat) {
+        if !self.is_pending(seat) {
             return Err(Rejection::new(match self.phase {
                 Phase::Over => "the game is over".to_string(),
                 _ => format!(

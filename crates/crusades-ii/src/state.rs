@@ -613,29 +613,41 @@ impl State {
         };
         // `stack_at` puts first the units written as stacked over another unit there, in id
         // order, then the rest in id order.
+        let at = Loc::Map(h);
         let mut first = None;
         let mut first_over = None;
-        for v in self.unit_ids().filter(|&v| self.hex(v) == Some(h)) {
+        // One pass over the units' places (no unit looked up by id but the one under).
+        for (v, st) in self.units.iter().enumerate() {
+            if st.loc != at {
+                continue;
+            }
             first.get_or_insert(v);
-            let over = self.def(v).stacked_over;
-            if first_over.is_none() && over.is_some_and(|o| self.hex(o) == Some(h)) {
+            let over = self.battle.units[v].stacked_over;
+            if first_over.is_none() && over.is_some_and(|o| self.units[o as usize].loc == at) {
                 first_over = Some(v);
             }
         }
-        first_over.or(first) == Some(u)
+        first_over.or(first) == Some(u as usize)
     }
 
     /// The other unit of a unit's stack, if still stacked.
     pub fn stack_mate(&self, u: UnitId) -> Option<UnitId> {
-        let h = self.hex(u)?;
-        self.unit_ids().find(|&v| v != u && self.hex(v) == Some(h))
+        let at = Loc::Map(self.hex(u)?);
+        // One pass over the units' places (no unit looked up by id).
+        self.units
+            .iter()
+            .enumerate()
+            .find(|&(v, st)| st.loc == at && v != u as usize)
+            .map(|(v, _)| v as UnitId)
     }
 
     /// The owner of the combat units in a hex, if any.
     pub fn occupant(&self, hex: Hex) -> Option<Seat> {
-        self.unit_ids()
-            .find(|&u| self.hex(u) == Some(hex))
-            .map(|u| self.side(u))
+        let at = Loc::Map(hex);
+        self.units
+            .iter()
+            .position(|st| st.loc == at)
+            .map(|u| self.side(u as UnitId))
     }
 
     /// Leaders in a hex.

@@ -68,7 +68,7 @@ impl State {
         let mut zoc = vec![false; map.grid.len()];
         for u in self.on_map(side) {
             // [`State::exerts_zoc`] in each direction, with the map's tables.
-            let Some(i) = self.hex(u).and_then(|h| map.grid.index(h)) else {
+            let Some(i) = self.hex(u).and_then(|h| map.index_of(h)) else {
                 continue;
             };
             if !self.has_zoc(u) {
@@ -88,10 +88,10 @@ impl State {
     /// The side of each hex's first combat unit in id order (as [`State::occupant`] finds
     /// it), by grid index.
     pub(crate) fn first_occupants(&self) -> Vec<Option<Seat>> {
-        let grid = &self.battle.map.grid;
-        let mut occupant: Vec<Option<Seat>> = vec![None; grid.len()];
+        let map = &self.battle.map;
+        let mut occupant: Vec<Option<Seat>> = vec![None; map.grid.len()];
         for u in self.unit_ids() {
-            if let Some(i) = self.hex(u).and_then(|h| grid.index(h)) {
+            if let Some(i) = self.hex(u).and_then(|h| map.index_of(h)) {
                 occupant[i].get_or_insert(self.side(u));
             }
         }
@@ -103,13 +103,15 @@ impl State {
         let enemy = self.battle.enemy(side);
         // Some enemy unit next to the hex exerts its ZOC across the hexside between (one pass
         // over the units, no stack listed).
-        self.unit_ids().any(|e| {
-            self.side(e) == enemy
-                && self.hex(e).is_some_and(|at| {
-                    Direction::ALL
-                        .iter()
-                        .any(|&d| hex.neighbour(d) == at && self.exerts_zoc(e, d.opposite()))
-                })
+        self.units.iter().enumerate().any(|(e, st)| {
+            let crate::state::Loc::Map(at) = st.loc else {
+                return false;
+            };
+            // The side across which `at` lies, if next to the hex.
+            self.battle.units[e].side == enemy
+                && hex
+                    .direction_to(at)
+                    .is_some_and(|d| self.exerts_zoc(e as UnitId, d.opposite()))
         })
     }
 
@@ -123,7 +125,7 @@ impl State {
 
     /// Whether the flag map `zoc` marks `hex`.
     pub fn zoc_at(&self, zoc: &[bool], hex: Hex) -> bool {
-        self.battle.map.grid.index(hex).is_some_and(|i| zoc[i])
+        self.battle.map.index_of(hex).is_some_and(|i| zoc[i])
     }
 }
 
@@ -153,7 +155,7 @@ struct SideAnalysis {
 
 impl Situation {
     fn index(state: &State, h: Hex) -> Option<usize> {
-        state.battle.map.grid.index(h)
+        state.battle.map.index_of(h)
     }
 
     /// The owner of the combat units in a hex.
@@ -339,10 +341,10 @@ impl State {
 
     /// Works the [`Situation`] out from the units (its zones and distances when asked).
     fn work_out_situation(&self) -> Situation {
-        let grid = &self.battle.map.grid;
-        let mut occupant = vec![None; grid.len()];
+        let map = &self.battle.map;
+        let mut occupant = vec![None; map.grid.len()];
         for u in self.unit_ids() {
-            if let Some(i) = self.hex(u).and_then(|h| grid.index(h)) {
+            if let Some(i) = self.hex(u).and_then(|h| map.index_of(h)) {
                 occupant[i] = Some(self.side(u));
             }
         }
@@ -354,13 +356,13 @@ impl State {
 
     /// Each hex's distance (by grid index) to the nearest combat unit of `side` on the map.
     fn distances_to(&self, side: Seat) -> Vec<u32> {
-        let grid = &self.battle.map.grid;
+        let map = &self.battle.map;
         // Multi-source breadth-first search within the map: on a rectangular printed map a
         // shortest path between two of its hexes never needs to leave it (tested).
-        let mut dist = vec![u32::MAX; grid.len()];
-        let mut queue: Vec<u32> = Vec::with_capacity(grid.len());
+        let mut dist = vec![u32::MAX; map.grid.len()];
+        let mut queue: Vec<u32> = Vec::with_capacity(map.grid.len());
         for u in self.unit_ids().filter(|&u| self.side(u) == side) {
-            if let Some(i) = self.hex(u).and_then(|h| grid.index(h)) {
+            if let Some(i) = self.hex(u).and_then(|h| map.index_of(h)) {
                 if dist[i] != 0 {
                     dist[i] = 0;
                     queue.push(i as u32);

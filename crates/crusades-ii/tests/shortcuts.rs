@@ -4,7 +4,9 @@
 //! hexes, facings and free turns), a leader's moves searched on the map's dense tables, set-up
 //! actions and fire checked without listing every one, the map analysis (zones of
 //! control, distances to the enemy) kept from one decision to the next, the top of a stack
-//! found without listing the stack, and a reinforcement's entry hexes kept from its selection.
+//! found without listing the stack, a reinforcement's entry hexes kept from its selection,
+//! whether a seat decides asked without listing the seats, a hex's grid index looked up in
+//! the map's table, and fire's cheap test of range.
 
 mod common;
 
@@ -138,6 +140,14 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
             let mut plies = 0;
             while let Pending::Seats(seats) = s.pending() {
                 let seat = seats[0];
+                for k in 0..3 {
+                    let other = engine::Seat(k);
+                    assert_eq!(
+                        s.is_pending(other),
+                        s.pending_seats().contains(&other),
+                        "{scenario} seed {seed} ply {plies}: whether seat {k} decides"
+                    );
+                }
                 let legal = s.legal_actions(seat);
                 if matches!(s.phase, Phase::Setup(_)) && s.tasks.is_empty() {
                     check_setup(&s, seat, &legal);
@@ -242,4 +252,65 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
         checked[..6].iter().all(|&n| n > 50) && checked[6] > 0 && checked[7] > 0,
         "positions checked: {checked:?}"
     );
+}
+
+/// A hex's grid index looked up in the map's table is the one the grid works out, on the map,
+/// around it and far off it.
+#[test]
+fn the_map_table_of_grid_indices_agrees_with_the_grid() {
+    for scenario in ["hattin", "hab", "nicopolis", "tannenburg"] {
+        let s = common::start(scenario, &[], 1);
+        let map = &s.battle.map;
+        let hexes: Vec<Hex> = map.grid.hexes().collect();
+        let (q0, q1) = (
+            hexes.iter().map(|h| h.q).min(),
+            hexes.iter().map(|h| h.q).max(),
+        );
+        let (r0, r1) = (
+            hexes.iter().map(|h| h.r).min(),
+            hexes.iter().map(|h| h.r).max(),
+        );
+        let (Some(q0), Some(q1), Some(r0), Some(r1)) = (q0, q1, r0, r1) else {
+            panic!("{scenario}: a map without hexes");
+        };
+        let mut on_map = 0;
+        for q in q0 - 3..=q1 + 3 {
+            for r in r0 - 3..=r1 + 3 {
+                let h = Hex { q, r };
+                assert_eq!(map.index_of(h), map.grid.index(h), "{scenario}: {h:?}");
+                on_map += usize::from(map.index_of(h).is_some());
+            }
+        }
+        assert_eq!(
+            on_map,
+            hexes.len(),
+            "{scenario}: every hex of the map found"
+        );
+        for far in [i32::MIN, i32::MIN / 2, -1_000_000, 1_000_000, i32::MAX] {
+            for h in [
+                Hex { q: far, r: r0 },
+                Hex { q: q0, r: far },
+                Hex { q: far, r: far },
+            ] {
+                assert_eq!(map.index_of(h), map.grid.index(h), "{scenario}: {h:?}");
+            }
+        }
+    }
+}
+
+/// Fire looks no further than six columns or rows off (the Range Table's six distances): a
+/// distance is at least the difference of either coordinate.
+#[test]
+fn a_distance_is_at_least_either_coordinate_difference() {
+    let origin = Hex { q: 3, r: -2 };
+    for q in -12..=12 {
+        for r in -12..=12 {
+            let h = Hex {
+                q: origin.q + q,
+                r: origin.r + r,
+            };
+            let d = origin.distance(h);
+            assert!(d >= q.unsigned_abs() && d >= r.unsigned_abs(), "{h:?}");
+        }
+    }
 }
