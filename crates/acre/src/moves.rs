@@ -264,7 +264,7 @@ fn entry_into(
         let other = (!enemy_controls).then(|| road(t.from_other_cost as u32));
         return Entry::Wall(road(t.from_wall_cost as u32), other);
     }
-    match p.effects(r, to).cost {
+    match d.effects(p, k, to).cost {
         Some(c) => Entry::Open(road(u32::from(c))),
         None => Entry::Closed,
     }
@@ -453,47 +453,76 @@ fn relocations(s: &State, e: usize) -> impl Iterator<Item = Hex> + '_ {
 /// (5.13, 5.5, 15.11, 15.14, 5.16): their positions in [`Reach::nodes`] and grid indices.
 fn ends(s: &State, found: &Search, piece: Piece, strategic: bool) -> Vec<(u32, u32)> {
     let hexes = found.rules.map.grid.len() as u32;
+    let ender = Ender::new(s, piece, strategic);
     // Room for every hex settled, so that the list never grows.
     let mut out = Vec::with_capacity(found.reach.order.len());
-    out.extend(
-        found
-            .reach
-            .settled()
-            .filter(|&(_, n, _)| n != found.start && n != found.off && n < hexes)
-            .filter(|&(_, n, _)| may_end_at(s, &found.board, piece, n as usize, strategic))
-            .map(|(i, n, _)| (i, n)),
-    );
+    for &i in &found.reach.order {
+        let n = found.reach.nodes[i as usize].node;
+        if n != found.start
+            && n != found.off
+            && n < hexes
+            && ender.may_end_at(&found.board, n as usize)
+        {
+            out.push((i, n));
+        }
+    }
     out
 }
 
-/// [`may_end`] in the hex of grid index `k`, asked of the board's table and the areas by
-/// index.
-fn may_end_at(s: &State, board: &Board, piece: Piece, k: usize, strategic: bool) -> bool {
-    let r = &s.rules;
-    let d = &s.derived;
-    let [unit, leader, siege] = board.cell(k);
-    let class = d.classes[k];
-    let side = s.side_of_piece(piece);
-    let ok = match piece {
-        // [`movement::may_end_in`].
-        Piece::Unit(u) => {
-            let cavalry = r.unit_type(u).cavalry;
-            let friendly_siege = siege.is_some_and(|e| r.siege[e].side == side);
-            unit.is_none_or(|x| x == u)
-                && !(cavalry && class.is_wall_or_tower())
-                && !(cavalry && friendly_siege)
+/// What [`Ender::may_end_at`] asks of the moving piece, worked out once a search.
+struct Ender<'a> {
+    rules: &'a Rules,
+    derived: &'a Derived,
+    piece: Piece,
+    side: Side,
+    /// A cavalry combat unit (15.11, 15.14).
+    cavalry: bool,
+    strategic: bool,
+}
+
+impl<'a> Ender<'a> {
+    /// The facts of `piece` moving in `s`.
+    fn new(s: &'a State, piece: Piece, strategic: bool) -> Ender<'a> {
+        let r = &s.rules;
+        Ender {
+            rules: r,
+            derived: &s.derived,
+            piece,
+            side: s.side_of_piece(piece),
+            cavalry: matches!(piece, Piece::Unit(u) if r.unit_type(u).cavalry),
+            strategic,
         }
-        Piece::Leader(_) => leader.is_none(),
-        Piece::Siege(_) => siege.is_none() && unit.is_none_or(|u| !r.unit_type(u).cavalry),
-    };
-    if !ok || !strategic {
-        return ok;
     }
-    match side {
-        Side::Crusader => d.crusader_ground_at[k],
-        // [`crate::map::Map::in_acre`]: a street or a Wall/Tower hex.
-        Side::Moslem => {
-            (class == Class::Street || class.is_wall_or_tower()) && class != Class::Foss
+
+    /// [`may_end`] for this piece in the hex of grid index `k`, asked of the board's table
+    /// and the areas by index.
+    #[inline]
+    fn may_end_at(&self, board: &Board, k: usize) -> bool {
+        let r = self.rules;
+        let d = self.derived;
+        let [unit, leader, siege] = board.cell(k);
+        let class = d.classes[k];
+        let side = self.side;
+        let ok = match self.piece {
+            // [`movement::may_end_in`].
+            Piece::Unit(u) => {
+                let cavalry = self.cavalry;
+                unit.is_none_or(|x| x == u)
+                    && !(cavalry && class.is_wall_or_tower())
+                    && !(cavalry && siege.is_some_and(|e| r.siege[e].side == side))
+            }
+            Piece::Leader(_) => leader.is_none(),
+            Piece::Siege(_) => siege.is_none() && unit.is_none_or(|u| !r.unit_type(u).cavalry),
+        };
+        if !ok || !self.strategic {
+            return ok;
+        }
+        match side {
+            Side::Crusader => d.crusader_ground_at[k],
+            // [`crate::map::Map::in_acre`]: a street or a Wall/Tower hex.
+            Side::Moslem => {
+                (class == Class::Street || class.is_wall_or_tower()) && class != Class::Foss
+            }
         }
     }
 }

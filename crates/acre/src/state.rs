@@ -159,6 +159,9 @@ pub struct Derived {
     pub classes: Vec<crate::map::Class>,
     /// By each hex's grid index, whether it is of [`Derived::crusader_ground`].
     pub crusader_ground_at: Vec<bool>,
+    /// By each hex's grid index, its terrain's effects and its effects once filled (13.1),
+    /// as [`crate::map::Map::terrain`] gives them.
+    effects_at: Vec<(crate::map::Effects, Option<crate::map::Effects>)>,
     /// 9.11, 9.12: by each hex's grid index, whether a line of sight runs from it to each hex
     /// within four hexes (a bit each, in the order of [`Hex::within`]), worked out the first
     /// time it is asked ([`Derived::line_of_sight`]).
@@ -224,6 +227,15 @@ impl Derived {
                 .map(|h| crusader_ground.contains(&h))
                 .collect(),
             crusader_ground,
+            effects_at: rules
+                .map
+                .grid
+                .hexes()
+                .map(|h| {
+                    let t = rules.map.terrain(h);
+                    (t.effects, t.filled)
+                })
+                .collect(),
             moslem_ground: crate::setup::moslem_ground(rules),
             acre: rules
                 .map
@@ -267,6 +279,15 @@ impl Derived {
                 }
                 bits
             },
+        }
+    }
+
+    /// [`Position::effects`] of `hex`, of grid index `k`, by the table of the map's terrain.
+    #[inline]
+    pub fn effects(&self, pos: &Position, k: usize, hex: Hex) -> crate::map::Effects {
+        match self.effects_at[k] {
+            (_, Some(f)) if pos.filled.contains(&hex) => f,
+            (e, _) => e,
         }
     }
 
