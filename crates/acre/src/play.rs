@@ -1062,7 +1062,8 @@ impl State {
             None => {
                 let listed = self
                     .fire_listed(side, action)
-                    .or_else(|| self.choice_listed(side, action));
+                    .or_else(|| self.choice_listed(side, action))
+                    .or_else(|| self.step_listed(side, action));
                 let legal = match listed {
                     Some(listed) => listed,
                     None => self.deselect_listed(side, action) || self.legal(seat).contains(action),
@@ -1144,6 +1145,57 @@ impl State {
         };
         let (p, strategic) = self.selected_piece_moving(side)?;
         Some(moves::path_to(self, p, strategic, *hex))
+    }
+
+    /// A shortcut of [`Self::legal`] for the actions of a step that are checked one at a time
+    /// rather than by listing them all: ending the Fire Segment (listed until the side has
+    /// ended its fire, [`Self::fire_actions`]) and the steps that always offer their end
+    /// (tunnels, discovery, repair, foss filling), a tunnel hex dug
+    /// ([`Self::tunnel_actions`]) and a piece redeployed ([`Self::redeploy_actions`]).
+    /// `Some` holding whether `action` is listed; `None` when the whole list must be asked.
+    fn step_listed(&self, side: Side, action: &Action) -> Option<bool> {
+        if !self.free_to_act(side) {
+            return None;
+        }
+        let r = &self.rules;
+        match (self.turn.step, action) {
+            (
+                Step::Impulse {
+                    segment: Segment::Fire,
+                    ..
+                },
+                Action::End,
+            ) => Some(!self.work.fire_ended[ix(side)]),
+            (
+                Step::Tunnel
+                | Step::Discovery
+                | Step::Repair
+                | Step::Impulse {
+                    segment: Segment::FossFilling,
+                    ..
+                },
+                Action::End,
+            ) => Some(true),
+            (Step::Tunnel, &Action::Dig(b, h)) => {
+                let left = self.tunnels.points.saturating_sub(self.work.spent);
+                if !self.tunnels.bases_complete(r) || left == 0 || b >= self.tunnels.bases.len() {
+                    return Some(false);
+                }
+                let t = self.planned_tunnels();
+                let listed = !t.spent.get(b).copied().unwrap_or(true)
+                    && r.map.neighbours(t.end(b)).any(|n| n == h)
+                    && t.check_extend(r, b, h).is_ok();
+                Some(listed)
+            }
+            (Step::Regrouping, &Action::Place(piece, h)) => {
+                let ground = self.redeploy_area(side);
+                let listed = self.to_redeploy(side).first() == Some(&piece)
+                    && ground.contains(&h)
+                    && regroup::check_redeploy_on(r, &self.pos, piece, h, ground).is_ok();
+                Some(listed)
+            }
+            _ => None,
+        }
     }
 
     /// A shortcut of [`Self::legal`]: letting the selected piece go is always listed while
