@@ -363,56 +363,14 @@ impl State {
         let r = &self.rules;
         // Room for every piece, so that the list never grows.
         let mut out = Vec::with_capacity(r.units.len() + r.leaders.len() + r.siege.len());
-        let garrison_only = strategic && side == Side::Moslem;
         let allowed = self.armies_allowed();
-        for u in 0..r.units.len() {
-            if r.side_of(u) != side {
-                continue;
-            }
-            let on_map = self.pos.units[u].at.hex().is_some();
-            if garrison_only && self.army_unit(u) {
-                continue;
-            }
-            if on_map || (!strategic && self.may_enter_with(u, &allowed)) {
-                out.push(Piece::Unit(u));
-            }
-        }
-        for l in 0..r.leaders.len() {
-            if r.leaders[l].side != side || self.pos.leaders[l].dead {
-                continue;
-            }
-            let army = self.leader_army(l);
-            if garrison_only && army != Some(crate::rules::Army::Garrison) {
-                continue;
-            }
-            let on_map = self.pos.leaders[l].at.hex().is_some();
-            let entering = !strategic
-                && side == Side::Moslem
-                && self.pos.leaders[l].at == Location::OffMap
-                && self.pos.leaders[l].wounded_until.is_none()
-                && army.is_some_and(|a| allowed.contains(&a));
-            if on_map || entering {
-                out.push(Piece::Leader(l));
-            }
-        }
-        if !strategic && side == Side::Crusader {
-            // 12.11: siege towers move by themselves in the Crusader Movement Segments.
-            for e in 0..r.siege.len() {
-                if r.siege[e].kind == SiegeKind::SiegeTower && self.pos.siege[e].at.hex().is_some()
-                {
-                    out.push(Piece::Siege(e));
-                }
-            }
-        }
-        if strategic {
-            for e in 0..r.siege.len() {
-                let s = &r.siege[e];
-                let movable = s.side == side
-                    && (side == Side::Crusader || s.kind == SiegeKind::SmallCatapult)
-                    && self.pos.siege[e].at.hex().is_some();
-                if movable {
-                    out.push(Piece::Siege(e));
-                }
+        let pieces = (0..r.units.len())
+            .map(Piece::Unit)
+            .chain((0..r.leaders.len()).map(Piece::Leader))
+            .chain((0..r.siege.len()).map(Piece::Siege));
+        for p in pieces {
+            if self.may_move(side, strategic, &allowed, p) {
+                out.push(p);
             }
         }
         // Those not done yet: `out` is in the order of [`Piece`] (units, leaders, siege units,
@@ -427,6 +385,62 @@ impl State {
             out.retain(|p| !self.work.done.contains(p));
         }
         out
+    }
+
+    /// Whether `piece` of `side` may move in this Movement Segment, done or not
+    /// ([`Self::movers`]), with the armies `allowed` to enter ([`Self::armies_allowed`]).
+    /// False for a piece the rules do not have.
+    fn may_move(
+        &self,
+        side: Side,
+        strategic: bool,
+        allowed: &[crate::rules::Army],
+        piece: Piece,
+    ) -> bool {
+        let r = &self.rules;
+        let garrison_only = strategic && side == Side::Moslem;
+        match piece {
+            Piece::Unit(u) => {
+                if u >= r.units.len() || r.side_of(u) != side {
+                    return false;
+                }
+                let on_map = self.pos.units[u].at.hex().is_some();
+                if garrison_only && self.army_unit(u) {
+                    return false;
+                }
+                on_map || (!strategic && self.may_enter_with(u, allowed))
+            }
+            Piece::Leader(l) => {
+                if l >= r.leaders.len() || r.leaders[l].side != side || self.pos.leaders[l].dead {
+                    return false;
+                }
+                let army = self.leader_army(l);
+                if garrison_only && army != Some(crate::rules::Army::Garrison) {
+                    return false;
+                }
+                let on_map = self.pos.leaders[l].at.hex().is_some();
+                let entering = !strategic
+                    && side == Side::Moslem
+                    && self.pos.leaders[l].at == Location::OffMap
+                    && self.pos.leaders[l].wounded_until.is_none()
+                    && army.is_some_and(|a| allowed.contains(&a));
+                on_map || entering
+            }
+            Piece::Siege(e) => {
+                if e >= r.siege.len() || self.pos.siege[e].at.hex().is_none() {
+                    return false;
+                }
+                let s = &r.siege[e];
+                if strategic {
+                    // 5.17: the Crusader's siege units and the Moslem's small catapults.
+                    s.side == side && (side == Side::Crusader || s.kind == SiegeKind::SmallCatapult)
+                } else {
+                    // 12.11: siege towers move by themselves in the Crusader Movement
+                    // Segments.
+                    side == Side::Crusader && s.kind == SiegeKind::SiegeTower
+                }
+            }
+        }
     }
 
     /// Acre 7.11-7.13, 7.23: the armies that may enter this Assault Phase.
@@ -1129,7 +1143,10 @@ impl State {
             return None;
         }
         match action {
-            Action::Select(p) => Some(self.movers(side, strategic).contains(p)),
+            Action::Select(p) => Some(
+                !self.work.done.contains(p)
+                    && self.may_move(side, strategic, &self.armies_allowed(), *p),
+            ),
             Action::End => Some(true),
             _ => None,
         }
