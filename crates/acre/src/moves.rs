@@ -270,12 +270,33 @@ fn entry_into(
     }
 }
 
-/// The entry costs of a search's hexes by grid index ([`Entry`], `None`: not yet worked out),
-/// kept on the thread between searches with every one worked out set back to `None`, so
-/// that the table is neither allocated nor filled again for each.
+/// A packed [`Entry`] in [`Entries`] not yet worked out.
+const UNWORKED: u32 = u32::MAX;
+
+/// A step prohibited in a packed [`Entry`].
+const SHUT: u32 = 0xFFFE;
+
+impl Entry {
+    /// Packed in a word: the cost of a step from a Wall/Tower hex in the low half, from any
+    /// other hex in the high half, [`SHUT`] where prohibited. A cost of [`SHUT`] or more is
+    /// beyond any Movement Allowance, so it is as good as prohibited.
+    fn packed(self) -> u32 {
+        let half = |c: u32| c.min(SHUT);
+        let (wall, other) = match self {
+            Entry::Closed => (SHUT, SHUT),
+            Entry::Open(c) => (half(c), half(c)),
+            Entry::Wall(c, other) => (half(c), other.map_or(SHUT, half)),
+        };
+        wall | other << 16
+    }
+}
+
+/// The entry costs of a search's hexes by grid index (each [`Entry::packed`], [`UNWORKED`]:
+/// not yet worked out), kept on the thread between searches with every one worked out set
+/// back to [`UNWORKED`], so that the table is neither allocated nor filled again for each.
 #[derive(Default)]
 struct Entries {
-    cost: Vec<Option<Entry>>,
+    cost: Vec<u32>,
     /// The grid indices worked out in this search.
     worked: Vec<u32>,
 }
@@ -359,7 +380,7 @@ fn search_moves<T>(
         worked,
     } = &mut kept_entries;
     if entries.len() < grid.len() {
-        entries.resize(grid.len(), None);
+        entries.resize(grid.len(), UNWORKED);
     }
     let reach = Reach::run(
         grid.len() + 1,
@@ -376,48 +397,54 @@ fn search_moves<T>(
                 }
                 return;
             }
-            let Some(h) = grid.hex_at(n as usize) else {
-                return;
+            let n = n as usize;
+            // The half of a packed entry for a step from this hex.
+            let shift = if d.classes[n].is_wall_or_tower() {
+                0
+            } else {
+                16
             };
-            let from_wall = d.classes[n as usize].is_wall_or_tower();
-            let sea = d.sea_sides[n as usize];
-            let around = h.neighbours();
-            for (dir, &k) in d.adjacent[n as usize].iter().enumerate() {
+            let sea = d.sea_sides[n];
+            // A unit starting in an enemy-controlled hex first steps to one that is not.
+            let leaving_control = n == start as usize && starts_controlled;
+            for (dir, &k) in d.adjacent[n].iter().enumerate() {
                 if k == OFF_MAP {
                     continue;
                 }
                 let k = usize::from(k);
-                if n == start && starts_controlled && enemy_zoc[k] {
+                if leaving_control && enemy_zoc[k] {
                     continue;
                 }
-                let next = around[dir];
                 // 12.11, 12.12: a tower keeps to the ground between the outerworks and
                 // the foss, never into an unfilled foss hex.
-                if tower && (!d.between.contains(&next) || s.pos.unfilled_foss(r, next)) {
-                    continue;
+                if tower {
+                    let Some(next) = grid.hex_at(k) else { continue };
+                    if !d.between.contains(&next) || s.pos.unfilled_foss(r, next) {
+                        continue;
+                    }
                 }
                 // 6.12: never across an all-sea hexside.
                 if sea & 1 << dir != 0 {
                     continue;
                 }
-                let entry = *entries[k].get_or_insert_with(|| {
+                let mut entry = entries[k];
+                if entry == UNWORKED {
+                    let Some(next) = grid.hex_at(k) else { continue };
                     worked.push(k as u32);
-                    entry_into(r, d, &board, mover, (k, next), enemy_zoc[k], no_road)
-                });
-                let cost = match entry {
-                    Entry::Closed => continue,
-                    Entry::Open(c) => c,
-                    Entry::Wall(c, _) if from_wall => c,
-                    Entry::Wall(_, Some(c)) => c,
-                    Entry::Wall(_, None) => continue,
-                };
-                out.push((k as u32, cost));
+                    entry =
+                        entry_into(r, d, &board, mover, (k, next), enemy_zoc[k], no_road).packed();
+                    entries[k] = entry;
+                }
+                let cost = entry >> shift & 0xFFFF;
+                if cost != SHUT {
+                    out.push((k as u32, cost));
+                }
             }
         },
         |n| n == off || !enemy_zoc[n as usize],
     );
     for &k in worked.iter() {
-        entries[k as usize] = None;
+        entries[k as usize] = UNWORKED;
     }
     worked.clear();
     ENTRIES.with(|e| e.replace(kept_entries));
@@ -436,17 +463,35 @@ fn search_moves<T>(
 /// Acre 5.17, 12.23, 12.34: where a siege unit is relocated in the Strategic Movement
 /// Segment (it is not moved), in the order of the ground it may go to (in Acre for the
 /// Moslem, between the outerworks and the foss for the Crusader: nowhere else passes
-/// [`State::may_deploy_siege`]).
+/// [`State::may_deploy_siege`]). The rest of [`State::may_deploy_siege`] is asked with the
+/// hexes held by another siege unit listed once: the Crusader's giant catapults and towers
+/// stay out of an unfilled foss or the outerworks, one siege unit a hex.
 fn relocations(s: &State, e: usize) -> impl Iterator<Item = Hex> + '_ {
-    let ground = match s.rules.siege[e].side {
+    let r = &s.rules;
+    let ground = match r.siege[e].side {
         Side::Moslem => &s.derived.acre,
         Side::Crusader => &s.derived.between,
     };
-    ground
-        .iter()
-        .copied()
-        .filter(move |&h| Location::Map(h) != s.pos.siege[e].at)
-        .filter(move |&h| s.may_deploy_siege(e, h))
+    let big = r.siege[e].side == Side::Crusader
+        && matches!(
+            r.siege[e].kind,
+            SiegeKind::GiantCatapult | SiegeKind::SiegeTower
+        );
+    // The first siege unit by index in each hex that holds one ([`Position::siege_at`]).
+    let mut first: Vec<(Hex, usize)> = Vec::new();
+    for (x, at) in s.pos.siege.iter().enumerate() {
+        if let Some(h) = at.at.hex() {
+            if !first.iter().any(|&(f, _)| f == h) {
+                first.push((h, x));
+            }
+        }
+    }
+    let at = s.pos.siege[e].at;
+    ground.iter().copied().filter(move |&h| {
+        let held = first.iter().any(|&(f, x)| f == h && x != e);
+        let ditch = || s.pos.unfilled_foss(r, h) || r.map.class(h) == Class::Outerworks;
+        Location::Map(h) != at && !held && !(big && ditch())
+    })
 }
 
 /// The hexes a searched piece may end its move in, in the order the search settled them
