@@ -669,17 +669,27 @@ impl State {
         if !self.work.fire_ended[ix(side)] {
             // Only a hex with an enemy combat unit is a target (9.21, 12.31): the others are
             // not asked of [`fire::check_fire`], which would refuse them.
-            let board = Board::new(r, &self.pos);
-            let enemy_in = |t: Hex| board.side_at(r, t).is_some_and(|s| s != side);
+            let grid = r.map.grid;
+            // By grid index: holds an enemy combat unit (the first by index in the hex, as
+            // [`Pieces::side_at`] answers, written last).
+            let mut enemy_in = vec![false; grid.len()];
+            for (u, unit) in self.pos.units.iter().enumerate().rev() {
+                if let Some(k) = unit.at.hex().and_then(|h| grid.index(h)) {
+                    enemy_in[k] = r.side_of(u) != side;
+                }
+            }
+            let chargers = self.chargers_now();
             for f in self.firers(side) {
                 let at = match f {
                     Firer::Unit(u) => self.pos.hex_of(u),
                     Firer::Siege(e) => self.pos.siege[e].at.hex(),
                 };
                 let Some(at) = at else { continue };
-                let chargers = self.chargers_now();
-                for t in at.within(4) {
-                    if r.map.on_map(t) && enemy_in(t) && self.may_fire(f, t, &chargers) {
+                // The hexes of `at.within(4)`, in its order.
+                for &(dq, dr) in self.derived.within_sight() {
+                    let t = Hex::new(at.q + dq, at.r + dr);
+                    let enemy = grid.index(t).is_some_and(|k| enemy_in[k]);
+                    if enemy && self.may_fire(f, t, &chargers) {
                         out.push(Action::Fire(f, t));
                     }
                 }

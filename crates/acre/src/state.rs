@@ -166,6 +166,9 @@ pub struct Derived {
     /// within four hexes (a bit each, in the order of [`Hex::within`]), worked out the first
     /// time it is asked ([`Derived::line_of_sight`]).
     sight: Vec<OnceLock<u64>>,
+    /// The offsets `(dq, dr)` of the hexes within four hexes of a hex, in the order of
+    /// [`Hex::within`].
+    within_sight: Vec<(i32, i32)>,
     /// The bit of [`Derived::sight`] for each offset `(dq, dr)` within four hexes, at
     /// `(dq + 4) * 9 + dr + 4` (`u8::MAX`: further away).
     sight_bit: Vec<u8>,
@@ -271,6 +274,7 @@ impl Derived {
                 })
                 .collect(),
             sight: (0..rules.map.grid.len()).map(|_| OnceLock::new()).collect(),
+            within_sight: Hex::new(0, 0).within(SIGHT).map(|h| (h.q, h.r)).collect(),
             sight_bit: {
                 let centre = Hex::new(0, 0);
                 let mut bits = vec![u8::MAX; SIGHT_SIDE * SIGHT_SIDE];
@@ -280,6 +284,12 @@ impl Derived {
                 bits
             },
         }
+    }
+
+    /// The offsets `(dq, dr)` from a hex of the hexes within four hexes of it (the longest
+    /// range of fire, 9.4), in the order of [`Hex::within`].
+    pub fn within_sight(&self) -> &[(i32, i32)] {
+        &self.within_sight
     }
 
     /// [`Position::effects`] of `hex`, of grid index `k`, by the table of the map's terrain.
