@@ -707,13 +707,23 @@ pub fn destination_hexes(s: &State, piece: Piece, strategic: bool) -> Vec<Hex> {
     let Some(m) = moves_of(s, piece, strategic) else {
         return Vec::new();
     };
-    // Grid indices are in the order of the hexes ([`hexgrid::Grid::index`]).
-    let mut ends: Vec<u32> = m.ends.iter().map(|&(_, n)| n).collect();
-    ends.sort_unstable();
+    // Grid indices are in the order of the hexes ([`hexgrid::Grid::index`]): the ends
+    // (each hex once) marked in a set of bits by grid index come out of it in order.
     let grid = s.rules.map.grid;
-    ends.into_iter()
-        .filter_map(|n| grid.hex_at(n as usize))
-        .collect()
+    let mut marked = vec![0u64; grid.len().div_ceil(64)];
+    for &(_, n) in &m.ends {
+        marked[n as usize / 64] |= 1 << (n % 64);
+    }
+    let mut out = Vec::with_capacity(m.ends.len());
+    for (w, &bits) in marked.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            let n = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            out.extend(grid.hex_at(n));
+        }
+    }
+    out
 }
 
 /// The path of [`destinations`] to `hex` (`None`: not a destination), without working out
