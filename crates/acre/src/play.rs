@@ -167,20 +167,38 @@ impl State {
     /// Command Radius, the harbour tower excepted).
     fn setup_actions(&self, side: Side) -> Vec<Action> {
         let mut out = vec![Action::DeployHistorical];
-        let r = &self.rules;
-        let Some(piece) = self
-            .setup_pieces(side)
-            .into_iter()
-            .find(|p| p.at(&self.pos) == Location::OffMap)
-        else {
+        let Some(piece) = self.next_to_set_up(side) else {
             return out;
         };
-        let ground = match side {
+        let commanded = self.commanded_at_setup(side, piece);
+        for &h in self.setup_ground(side) {
+            if self.may_set_up_in(piece, h, &commanded) {
+                out.push(Action::Place(piece, h));
+            }
+        }
+        out
+    }
+
+    /// Acre 17.0: the next piece of `side` to place, if any is left off the map.
+    fn next_to_set_up(&self, side: Side) -> Option<Piece> {
+        self.setup_pieces(side)
+            .into_iter()
+            .find(|p| p.at(&self.pos) == Location::OffMap)
+    }
+
+    /// Acre 17.0: the side's set-up ground.
+    fn setup_ground(&self, side: Side) -> &std::collections::BTreeSet<Hex> {
+        match side {
             Side::Crusader => &self.derived.crusader_ground,
             Side::Moslem => &self.derived.moslem_ground,
-        };
-        // 14.12, 17.0: where a unit placed is within twice a commanding leader's Command
-        // Radius ([`leaders::within_twice_radius`]), from each leader's reach.
+        }
+    }
+
+    /// Acre 14.12, 17.0: by grid index, where a unit `piece` placed is within twice a
+    /// commanding leader's Command Radius ([`leaders::within_twice_radius`]), from each
+    /// leader's reach (all false for a piece that is not a combat unit).
+    fn commanded_at_setup(&self, side: Side, piece: Piece) -> Vec<bool> {
+        let r = &self.rules;
         let mut commanded = vec![false; r.map.grid.len()];
         if let Piece::Unit(u) = piece {
             let board = Board::new(r, &self.pos);
@@ -198,18 +216,41 @@ impl State {
                 }
             }
         }
-        for &h in ground {
-            if !self.may_set_up(piece, h) {
-                continue;
-            }
-            let harbour = r.map.terrain(h).key == HARBOUR_TOWER;
-            let near = r.map.grid.index(h).is_some_and(|k| commanded[k]);
-            if matches!(piece, Piece::Unit(_)) && !harbour && !near {
-                continue;
-            }
-            out.push(Action::Place(piece, h));
+        commanded
+    }
+
+    /// Acre 17.0: whether `piece` may be placed in the hex `h` of its side's ground, a unit
+    /// within twice its leader's Command Radius (`commanded`, by grid index,
+    /// [`Self::commanded_at_setup`]) or in the harbour tower.
+    fn may_set_up_in(&self, piece: Piece, h: Hex, commanded: &[bool]) -> bool {
+        let r = &self.rules;
+        if !self.may_set_up(piece, h) {
+            return false;
         }
-        out
+        let harbour = r.map.terrain(h).key == HARBOUR_TOWER;
+        let near = r.map.grid.index(h).is_some_and(|k| commanded[k]);
+        !matches!(piece, Piece::Unit(_)) || harbour || near
+    }
+
+    /// A shortcut of [`Self::legal`] for placing a piece in the set-up (17.0,
+    /// [`Self::setup_actions`]): the next piece to place, in a hex of the side's ground where
+    /// it may stand, the command radius asked only of a unit placed outside the harbour
+    /// tower. `Some` holding whether `action` is listed; `None` outside the set-up or for
+    /// another action.
+    fn setup_listed(&self, action: &Action) -> Option<bool> {
+        let (Stage::SetUp(side), &Action::Place(piece, h)) = (self.stage, action) else {
+            return None;
+        };
+        let listed = self.next_to_set_up(side) == Some(piece)
+            && self.setup_ground(side).contains(&h)
+            && self.may_set_up(piece, h)
+            && (!matches!(piece, Piece::Unit(_))
+                || self.rules.map.terrain(h).key == HARBOUR_TOWER
+                || self.rules.map.grid.index(h).is_some_and(|k| {
+                    let commanded = self.commanded_at_setup(side, piece);
+                    commanded[k]
+                }));
+        Some(listed)
     }
 
     /// Acre 17.0, 5.51-5.53, 12.23: the checks of [`setup::check_place`] for a hex already
@@ -1087,7 +1128,9 @@ impl State {
                 let listed = self
                     .fire_listed(side, action)
                     .or_else(|| self.choice_listed(side, action))
-                    .or_else(|| self.step_listed(side, action));
+                    .or_else(|| self.step_listed(side, action))
+                    .or_else(|| self.placing_listed(action))
+                    .or_else(|| self.setup_listed(action));
                 let legal = match listed {
                     Some(listed) => listed,
                     None => self.deselect_listed(side, action) || self.legal(seat).contains(action),
@@ -1172,6 +1215,29 @@ impl State {
         };
         let (p, strategic) = self.selected_piece_moving(side)?;
         Some(moves::path_to(self, p, strategic, *hex))
+    }
+
+    /// A shortcut of [`Self::legal`] while a leader unharmed by the leader loss procedure
+    /// waits to be placed (14.41): then the only actions listed are his placements with a
+    /// friendly combat unit in a hex without a leader ([`Self::leader_places`]). `Some`
+    /// holding whether `action` is listed; `None` when no leader waits.
+    fn placing_listed(&self, action: &Action) -> Option<bool> {
+        if self.stage != Stage::Play {
+            return None;
+        }
+        let &l = self.placing.first()?;
+        let listed = match *action {
+            Action::Place(Piece::Leader(x), h) => {
+                let r = &self.rules;
+                let side = r.leaders[l].side;
+                x == l
+                    && self.pos.leader_at(h).is_none()
+                    && (0..r.units.len())
+                        .any(|u| r.side_of(u) == side && self.pos.hex_of(u) == Some(h))
+            }
+            _ => false,
+        };
+        Some(listed)
     }
 
     /// A shortcut of [`Self::legal`] for the actions of a step that are checked one at a time

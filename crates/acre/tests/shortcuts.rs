@@ -9,9 +9,9 @@
 //! each leader's reach against a trial placement in every hex, the redeployments listed with
 //! a board against the position's own look-up, the Moslem's searches from the hexes near
 //! each held wall against every hex's distances, and a move, a let-go, a selection, an end of
-//! movement, a fire, the end of a step, a tunnel hex dug or a redeployment checked without
-//! listing every legal action (each action near the legal ones accepted exactly when
-//! listed). That the games themselves are unchanged is
+//! movement, a fire, the end of a step, a tunnel hex dug, a redeployment, a leader placed
+//! (14.41) or a piece set up (17.0) checked without listing every legal action (each action near the legal ones
+//! accepted exactly when listed). That the games themselves are unchanged is
 //! `legal_order.rs`'s fingerprints.
 
 use acre::fire::{self, Firer};
@@ -306,7 +306,7 @@ fn selection_candidates(s: &State, side: Side) -> Vec<Action> {
 fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
     // Boards, selected pieces' moves, fire lists, moves checked, set-up placements, charges,
     // isolated units, fires checked, selections checked, redeployments, searches, the
-    // steps' ends, tunnel hexes and redeployments checked.
+    // steps' ends, tunnel hexes, redeployments and leaders placed checked.
     let mut checked = [0usize; 12];
     for (scenario, seed) in [("siege", 21u64), ("siege-conrad", 22)] {
         let mut s = start(scenario, seed);
@@ -412,11 +412,13 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
                 assert_eq!(searches, search_reference(&s), "{scenario} ply {plies}");
                 checked[10] += 1;
             }
-            // Ends, tunnel hexes dug and redeployments checked one at a time.
+            // Ends, tunnel hexes dug, redeployments and leaders placed checked one at a time.
             let stepping = legal
                 .iter()
                 .any(|a| matches!(a, Action::End | Action::Dig(..) | Action::Place(..)));
-            if free && stepping && !step.contains("Movement") && plies % 3 == 0 {
+            let placing = s.stage == Stage::Play && !s.placing.is_empty()
+                || matches!(s.stage, Stage::SetUp(_));
+            if (placing || free && stepping && !step.contains("Movement")) && plies % 3 == 0 {
                 checked[11] += check_accepted(&s, seat, &legal, &step_candidates(&s, &legal));
             }
             let choosing = s.work.selected.is_none() && step.contains("Movement");
