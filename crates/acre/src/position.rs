@@ -266,10 +266,13 @@ pub struct Board<'a> {
 /// How many emptied tables [`SPARE`] keeps.
 const SPARE_KEPT: usize = 4;
 
+/// A board's table of cells and its list of marked hexes ([`Board`]), kept empty.
+type Table = (Vec<[u16; 3]>, Vec<u16>);
+
 thread_local! {
     /// Tables of boards dropped, emptied (every cell `NONE`), with their lists of marked
     /// hexes: a new board takes one rather than allocating and filling a table.
-    static SPARE: std::cell::RefCell<Vec<(Vec<[u16; 3]>, Vec<u16>)>> =
+    static SPARE: std::cell::RefCell<Vec<Table>> =
         const { std::cell::RefCell::new(Vec::new()) };
 }
 
