@@ -667,18 +667,49 @@ fn moves_of(s: &State, piece: Piece, strategic: bool) -> Option<Rc<Moves>> {
         enemy_zoc: found.enemy_zoc,
     })?);
     KEPT.with(|k| {
-        *k.borrow_mut() = Some(Kept {
+        let mut k = k.borrow_mut();
+        let pos = match k.take() {
+            // The position kept before, its lists written over rather than allocated again.
+            Some(old) => {
+                let mut pos = old.pos;
+                copy_position(&mut pos, &s.pos);
+                pos
+            }
+            None => s.pos.clone(),
+        };
+        *k = Some(Kept {
             rules: Arc::downgrade(&s.rules),
             derived: Arc::downgrade(&s.derived),
             piece,
             strategic,
             conrad: s.conrad,
             no_road,
-            pos: s.pos.clone(),
+            pos,
             moves: Rc::clone(&moves),
-        })
+        });
     });
     Some(moves)
+}
+
+/// Makes `into` a copy of `from`, reusing its lists (every part of a [`Position`] named,
+/// so that a part added to it is not forgotten here).
+fn copy_position(into: &mut Position, from: &Position) {
+    let Position {
+        units,
+        leaders,
+        siege,
+        damage,
+        caved_in,
+        filled,
+        morale,
+    } = from;
+    into.units.clone_from(units);
+    into.leaders.clone_from(leaders);
+    into.siege.clone_from(siege);
+    into.damage.clone_from(damage);
+    into.caved_in.clone_from(caved_in);
+    into.filled.clone_from(filled);
+    into.morale.clone_from(morale);
 }
 
 /// Every hex the piece may end its move in, with the hexes entered on the way (the
