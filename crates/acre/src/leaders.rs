@@ -62,7 +62,13 @@ fn trace<P: Pieces + ?Sized>(
             None => !enemy_controls(h),
         }
     };
-    flood(rules, from, radius, passable, |n, _, pass| {
+    // A trace of `radius` steps reaches no hex further away than that, and a hex met with
+    // fewer steps left than its distance to the target leads to it no more: the trace
+    // passes only those that may still lead there, which answers the same.
+    if from.distance(target) > radius {
+        return false;
+    }
+    flood(rules, from, radius, Some(target), passable, |n, _, pass| {
         pass && n == target
     })
 }
@@ -70,11 +76,13 @@ fn trace<P: Pieces + ?Sized>(
 /// Acre 14.1: a breadth-first trace from `from` for up to `radius` steps through the hexes
 /// `passable` lets it pass. `meet` is told of each hex met that the trace has not passed
 /// (with its grid index and whether it may be passed) and ends the trace by answering true;
-/// the result says whether it did.
+/// the result says whether it did. With an `aim`, the hexes further from it than the steps
+/// left are not met.
 fn flood(
     rules: &Rules,
     from: Hex,
     radius: u32,
+    aim: Option<Hex>,
     passable: impl Fn(Hex) -> bool,
     mut meet: impl FnMut(Hex, usize, bool) -> bool,
 ) -> bool {
@@ -85,10 +93,14 @@ fn flood(
         seen[k] = true;
     }
     let mut frontier = vec![from];
-    for _ in 0..radius {
+    for step in 1..=radius {
+        let left = radius - step;
         let mut next = Vec::new();
         for h in frontier {
             for n in rules.map.neighbours(h) {
+                if aim.is_some_and(|t| n.distance(t) > left) {
+                    continue;
+                }
                 let Some(k) = grid.index(n) else { continue };
                 if seen[k] {
                     continue;
@@ -133,7 +145,7 @@ pub fn command_reach<P: Pieces + ?Sized>(
         return reached;
     };
     reached[k] = true;
-    flood(rules, from, radius, passable, |_, k, _| {
+    flood(rules, from, radius, None, passable, |_, k, _| {
         reached[k] = true;
         false
     });

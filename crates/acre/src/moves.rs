@@ -264,18 +264,39 @@ fn entry_into(
         let other = (!enemy_controls).then(|| road(t.from_other_cost as u32));
         return Entry::Wall(road(t.from_wall_cost as u32), other);
     }
-    match p.effects(r, to).cost {
+    match d.effects(p, k, to).cost {
         Some(c) => Entry::Open(road(u32::from(c))),
         None => Entry::Closed,
     }
 }
 
-/// The entry costs of a search's hexes by grid index ([`Entry`], `None`: not yet worked out),
-/// kept on the thread between searches with every one worked out set back to `None`, so
-/// that the table is neither allocated nor filled again for each.
+/// A packed [`Entry`] in [`Entries`] not yet worked out.
+const UNWORKED: u32 = u32::MAX;
+
+/// A step prohibited in a packed [`Entry`].
+const SHUT: u32 = 0xFFFE;
+
+impl Entry {
+    /// Packed in a word: the cost of a step from a Wall/Tower hex in the low half, from any
+    /// other hex in the high half, [`SHUT`] where prohibited. A cost of [`SHUT`] or more is
+    /// beyond any Movement Allowance, so it is as good as prohibited.
+    fn packed(self) -> u32 {
+        let half = |c: u32| c.min(SHUT);
+        let (wall, other) = match self {
+            Entry::Closed => (SHUT, SHUT),
+            Entry::Open(c) => (half(c), half(c)),
+            Entry::Wall(c, other) => (half(c), other.map_or(SHUT, half)),
+        };
+        wall | other << 16
+    }
+}
+
+/// The entry costs of a search's hexes by grid index (each [`Entry::packed`], [`UNWORKED`]:
+/// not yet worked out), kept on the thread between searches with every one worked out set
+/// back to [`UNWORKED`], so that the table is neither allocated nor filled again for each.
 #[derive(Default)]
 struct Entries {
-    cost: Vec<Option<Entry>>,
+    cost: Vec<u32>,
     /// The grid indices worked out in this search.
     worked: Vec<u32>,
 }
@@ -359,7 +380,7 @@ fn search_moves<T>(
         worked,
     } = &mut kept_entries;
     if entries.len() < grid.len() {
-        entries.resize(grid.len(), None);
+        entries.resize(grid.len(), UNWORKED);
     }
     let reach = Reach::run(
         grid.len() + 1,
@@ -376,48 +397,54 @@ fn search_moves<T>(
                 }
                 return;
             }
-            let Some(h) = grid.hex_at(n as usize) else {
-                return;
+            let n = n as usize;
+            // The half of a packed entry for a step from this hex.
+            let shift = if d.classes[n].is_wall_or_tower() {
+                0
+            } else {
+                16
             };
-            let from_wall = d.classes[n as usize].is_wall_or_tower();
-            let sea = d.sea_sides[n as usize];
-            let around = h.neighbours();
-            for (dir, &k) in d.adjacent[n as usize].iter().enumerate() {
+            let sea = d.sea_sides[n];
+            // A unit starting in an enemy-controlled hex first steps to one that is not.
+            let leaving_control = n == start as usize && starts_controlled;
+            for (dir, &k) in d.adjacent[n].iter().enumerate() {
                 if k == OFF_MAP {
                     continue;
                 }
                 let k = usize::from(k);
-                if n == start && starts_controlled && enemy_zoc[k] {
+                if leaving_control && enemy_zoc[k] {
                     continue;
                 }
-                let next = around[dir];
                 // 12.11, 12.12: a tower keeps to the ground between the outerworks and
                 // the foss, never into an unfilled foss hex.
-                if tower && (!d.between.contains(&next) || s.pos.unfilled_foss(r, next)) {
-                    continue;
+                if tower {
+                    let Some(next) = grid.hex_at(k) else { continue };
+                    if !d.between.contains(&next) || s.pos.unfilled_foss(r, next) {
+                        continue;
+                    }
                 }
                 // 6.12: never across an all-sea hexside.
                 if sea & 1 << dir != 0 {
                     continue;
                 }
-                let entry = *entries[k].get_or_insert_with(|| {
+                let mut entry = entries[k];
+                if entry == UNWORKED {
+                    let Some(next) = grid.hex_at(k) else { continue };
                     worked.push(k as u32);
-                    entry_into(r, d, &board, mover, (k, next), enemy_zoc[k], no_road)
-                });
-                let cost = match entry {
-                    Entry::Closed => continue,
-                    Entry::Open(c) => c,
-                    Entry::Wall(c, _) if from_wall => c,
-                    Entry::Wall(_, Some(c)) => c,
-                    Entry::Wall(_, None) => continue,
-                };
-                out.push((k as u32, cost));
+                    entry =
+                        entry_into(r, d, &board, mover, (k, next), enemy_zoc[k], no_road).packed();
+                    entries[k] = entry;
+                }
+                let cost = entry >> shift & 0xFFFF;
+                if cost != SHUT {
+                    out.push((k as u32, cost));
+                }
             }
         },
         |n| n == off || !enemy_zoc[n as usize],
     );
     for &k in worked.iter() {
-        entries[k as usize] = None;
+        entries[k as usize] = UNWORKED;
     }
     worked.clear();
     ENTRIES.with(|e| e.replace(kept_entries));
@@ -436,64 +463,111 @@ fn search_moves<T>(
 /// Acre 5.17, 12.23, 12.34: where a siege unit is relocated in the Strategic Movement
 /// Segment (it is not moved), in the order of the ground it may go to (in Acre for the
 /// Moslem, between the outerworks and the foss for the Crusader: nowhere else passes
-/// [`State::may_deploy_siege`]).
+/// [`State::may_deploy_siege`]). The rest of [`State::may_deploy_siege`] is asked with the
+/// hexes held by another siege unit listed once: the Crusader's giant catapults and towers
+/// stay out of an unfilled foss or the outerworks, one siege unit a hex.
 fn relocations(s: &State, e: usize) -> impl Iterator<Item = Hex> + '_ {
-    let ground = match s.rules.siege[e].side {
+    let r = &s.rules;
+    let ground = match r.siege[e].side {
         Side::Moslem => &s.derived.acre,
         Side::Crusader => &s.derived.between,
     };
-    ground
-        .iter()
-        .copied()
-        .filter(move |&h| Location::Map(h) != s.pos.siege[e].at)
-        .filter(move |&h| s.may_deploy_siege(e, h))
+    let big = r.siege[e].side == Side::Crusader
+        && matches!(
+            r.siege[e].kind,
+            SiegeKind::GiantCatapult | SiegeKind::SiegeTower
+        );
+    // The first siege unit by index in each hex that holds one ([`Position::siege_at`]).
+    let mut first: Vec<(Hex, usize)> = Vec::new();
+    for (x, at) in s.pos.siege.iter().enumerate() {
+        if let Some(h) = at.at.hex() {
+            if !first.iter().any(|&(f, _)| f == h) {
+                first.push((h, x));
+            }
+        }
+    }
+    let at = s.pos.siege[e].at;
+    ground.iter().copied().filter(move |&h| {
+        let held = first.iter().any(|&(f, x)| f == h && x != e);
+        let ditch = || s.pos.unfilled_foss(r, h) || r.map.class(h) == Class::Outerworks;
+        Location::Map(h) != at && !held && !(big && ditch())
+    })
 }
 
 /// The hexes a searched piece may end its move in, in the order the search settled them
 /// (5.13, 5.5, 15.11, 15.14, 5.16): their positions in [`Reach::nodes`] and grid indices.
 fn ends(s: &State, found: &Search, piece: Piece, strategic: bool) -> Vec<(u32, u32)> {
     let hexes = found.rules.map.grid.len() as u32;
+    let ender = Ender::new(s, piece, strategic);
     // Room for every hex settled, so that the list never grows.
     let mut out = Vec::with_capacity(found.reach.order.len());
-    out.extend(
-        found
-            .reach
-            .settled()
-            .filter(|&(_, n, _)| n != found.start && n != found.off && n < hexes)
-            .filter(|&(_, n, _)| may_end_at(s, &found.board, piece, n as usize, strategic))
-            .map(|(i, n, _)| (i, n)),
-    );
+    for &i in &found.reach.order {
+        let n = found.reach.nodes[i as usize].node;
+        if n != found.start
+            && n != found.off
+            && n < hexes
+            && ender.may_end_at(&found.board, n as usize)
+        {
+            out.push((i, n));
+        }
+    }
     out
 }
 
-/// [`may_end`] in the hex of grid index `k`, asked of the board's table and the areas by
-/// index.
-fn may_end_at(s: &State, board: &Board, piece: Piece, k: usize, strategic: bool) -> bool {
-    let r = &s.rules;
-    let d = &s.derived;
-    let [unit, leader, siege] = board.cell(k);
-    let class = d.classes[k];
-    let side = s.side_of_piece(piece);
-    let ok = match piece {
-        // [`movement::may_end_in`].
-        Piece::Unit(u) => {
-            let cavalry = r.unit_type(u).cavalry;
-            let friendly_siege = siege.is_some_and(|e| r.siege[e].side == side);
-            unit.is_none_or(|x| x == u)
-                && !(cavalry && class.is_wall_or_tower())
-                && !(cavalry && friendly_siege)
+/// What [`Ender::may_end_at`] asks of the moving piece, worked out once a search.
+struct Ender<'a> {
+    rules: &'a Rules,
+    derived: &'a Derived,
+    piece: Piece,
+    side: Side,
+    /// A cavalry combat unit (15.11, 15.14).
+    cavalry: bool,
+    strategic: bool,
+}
+
+impl<'a> Ender<'a> {
+    /// The facts of `piece` moving in `s`.
+    fn new(s: &'a State, piece: Piece, strategic: bool) -> Ender<'a> {
+        let r = &s.rules;
+        Ender {
+            rules: r,
+            derived: &s.derived,
+            piece,
+            side: s.side_of_piece(piece),
+            cavalry: matches!(piece, Piece::Unit(u) if r.unit_type(u).cavalry),
+            strategic,
         }
-        Piece::Leader(_) => leader.is_none(),
-        Piece::Siege(_) => siege.is_none() && unit.is_none_or(|u| !r.unit_type(u).cavalry),
-    };
-    if !ok || !strategic {
-        return ok;
     }
-    match side {
-        Side::Crusader => d.crusader_ground_at[k],
-        // [`crate::map::Map::in_acre`]: a street or a Wall/Tower hex.
-        Side::Moslem => {
-            (class == Class::Street || class.is_wall_or_tower()) && class != Class::Foss
+
+    /// [`may_end`] for this piece in the hex of grid index `k`, asked of the board's table
+    /// and the areas by index.
+    #[inline]
+    fn may_end_at(&self, board: &Board, k: usize) -> bool {
+        let r = self.rules;
+        let d = self.derived;
+        let [unit, leader, siege] = board.cell(k);
+        let class = d.classes[k];
+        let side = self.side;
+        let ok = match self.piece {
+            // [`movement::may_end_in`].
+            Piece::Unit(u) => {
+                let cavalry = self.cavalry;
+                unit.is_none_or(|x| x == u)
+                    && !(cavalry && class.is_wall_or_tower())
+                    && !(cavalry && siege.is_some_and(|e| r.siege[e].side == side))
+            }
+            Piece::Leader(_) => leader.is_none(),
+            Piece::Siege(_) => siege.is_none() && unit.is_none_or(|u| !r.unit_type(u).cavalry),
+        };
+        if !ok || !self.strategic {
+            return ok;
+        }
+        match side {
+            Side::Crusader => d.crusader_ground_at[k],
+            // [`crate::map::Map::in_acre`]: a street or a Wall/Tower hex.
+            Side::Moslem => {
+                (class == Class::Street || class.is_wall_or_tower()) && class != Class::Foss
+            }
         }
     }
 }
@@ -593,18 +667,49 @@ fn moves_of(s: &State, piece: Piece, strategic: bool) -> Option<Rc<Moves>> {
         enemy_zoc: found.enemy_zoc,
     })?);
     KEPT.with(|k| {
-        *k.borrow_mut() = Some(Kept {
+        let mut k = k.borrow_mut();
+        let pos = match k.take() {
+            // The position kept before, its lists written over rather than allocated again.
+            Some(old) => {
+                let mut pos = old.pos;
+                copy_position(&mut pos, &s.pos);
+                pos
+            }
+            None => s.pos.clone(),
+        };
+        *k = Some(Kept {
             rules: Arc::downgrade(&s.rules),
             derived: Arc::downgrade(&s.derived),
             piece,
             strategic,
             conrad: s.conrad,
             no_road,
-            pos: s.pos.clone(),
+            pos,
             moves: Rc::clone(&moves),
-        })
+        });
     });
     Some(moves)
+}
+
+/// Makes `into` a copy of `from`, reusing its lists (every part of a [`Position`] named,
+/// so that a part added to it is not forgotten here).
+fn copy_position(into: &mut Position, from: &Position) {
+    let Position {
+        units,
+        leaders,
+        siege,
+        damage,
+        caved_in,
+        filled,
+        morale,
+    } = from;
+    into.units.clone_from(units);
+    into.leaders.clone_from(leaders);
+    into.siege.clone_from(siege);
+    into.damage.clone_from(damage);
+    into.caved_in.clone_from(caved_in);
+    into.filled.clone_from(filled);
+    into.morale.clone_from(morale);
 }
 
 /// Every hex the piece may end its move in, with the hexes entered on the way (the
@@ -633,13 +738,23 @@ pub fn destination_hexes(s: &State, piece: Piece, strategic: bool) -> Vec<Hex> {
     let Some(m) = moves_of(s, piece, strategic) else {
         return Vec::new();
     };
-    // Grid indices are in the order of the hexes ([`hexgrid::Grid::index`]).
-    let mut ends: Vec<u32> = m.ends.iter().map(|&(_, n)| n).collect();
-    ends.sort_unstable();
+    // Grid indices are in the order of the hexes ([`hexgrid::Grid::index`]): the ends
+    // (each hex once) marked in a set of bits by grid index come out of it in order.
     let grid = s.rules.map.grid;
-    ends.into_iter()
-        .filter_map(|n| grid.hex_at(n as usize))
-        .collect()
+    let mut marked = vec![0u64; grid.len().div_ceil(64)];
+    for &(_, n) in &m.ends {
+        marked[n as usize / 64] |= 1 << (n % 64);
+    }
+    let mut out = Vec::with_capacity(m.ends.len());
+    for (w, &bits) in marked.iter().enumerate() {
+        let mut bits = bits;
+        while bits != 0 {
+            let n = w * 64 + bits.trailing_zeros() as usize;
+            bits &= bits - 1;
+            out.extend(grid.hex_at(n));
+        }
+    }
+    out
 }
 
 /// The path of [`destinations`] to `hex` (`None`: not a destination), without working out

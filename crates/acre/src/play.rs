@@ -167,20 +167,38 @@ impl State {
     /// Command Radius, the harbour tower excepted).
     fn setup_actions(&self, side: Side) -> Vec<Action> {
         let mut out = vec![Action::DeployHistorical];
-        let r = &self.rules;
-        let Some(piece) = self
-            .setup_pieces(side)
-            .into_iter()
-            .find(|p| p.at(&self.pos) == Location::OffMap)
-        else {
+        let Some(piece) = self.next_to_set_up(side) else {
             return out;
         };
-        let ground = match side {
+        let commanded = self.commanded_at_setup(side, piece);
+        for &h in self.setup_ground(side) {
+            if self.may_set_up_in(piece, h, &commanded) {
+                out.push(Action::Place(piece, h));
+            }
+        }
+        out
+    }
+
+    /// Acre 17.0: the next piece of `side` to place, if any is left off the map.
+    fn next_to_set_up(&self, side: Side) -> Option<Piece> {
+        self.setup_pieces(side)
+            .into_iter()
+            .find(|p| p.at(&self.pos) == Location::OffMap)
+    }
+
+    /// Acre 17.0: the side's set-up ground.
+    fn setup_ground(&self, side: Side) -> &std::collections::BTreeSet<Hex> {
+        match side {
             Side::Crusader => &self.derived.crusader_ground,
             Side::Moslem => &self.derived.moslem_ground,
-        };
-        // 14.12, 17.0: where a unit placed is within twice a commanding leader's Command
-        // Radius ([`leaders::within_twice_radius`]), from each leader's reach.
+        }
+    }
+
+    /// Acre 14.12, 17.0: by grid index, where a unit `piece` placed is within twice a
+    /// commanding leader's Command Radius ([`leaders::within_twice_radius`]), from each
+    /// leader's reach (all false for a piece that is not a combat unit).
+    fn commanded_at_setup(&self, side: Side, piece: Piece) -> Vec<bool> {
+        let r = &self.rules;
         let mut commanded = vec![false; r.map.grid.len()];
         if let Piece::Unit(u) = piece {
             let board = Board::new(r, &self.pos);
@@ -198,18 +216,41 @@ impl State {
                 }
             }
         }
-        for &h in ground {
-            if !self.may_set_up(piece, h) {
-                continue;
-            }
-            let harbour = r.map.terrain(h).key == HARBOUR_TOWER;
-            let near = r.map.grid.index(h).is_some_and(|k| commanded[k]);
-            if matches!(piece, Piece::Unit(_)) && !harbour && !near {
-                continue;
-            }
-            out.push(Action::Place(piece, h));
+        commanded
+    }
+
+    /// Acre 17.0: whether `piece` may be placed in the hex `h` of its side's ground, a unit
+    /// within twice its leader's Command Radius (`commanded`, by grid index,
+    /// [`Self::commanded_at_setup`]) or in the harbour tower.
+    fn may_set_up_in(&self, piece: Piece, h: Hex, commanded: &[bool]) -> bool {
+        let r = &self.rules;
+        if !self.may_set_up(piece, h) {
+            return false;
         }
-        out
+        let harbour = r.map.terrain(h).key == HARBOUR_TOWER;
+        let near = r.map.grid.index(h).is_some_and(|k| commanded[k]);
+        !matches!(piece, Piece::Unit(_)) || harbour || near
+    }
+
+    /// A shortcut of [`Self::legal`] for placing a piece in the set-up (17.0,
+    /// [`Self::setup_actions`]): the next piece to place, in a hex of the side's ground where
+    /// it may stand, the command radius asked only of a unit placed outside the harbour
+    /// tower. `Some` holding whether `action` is listed; `None` outside the set-up or for
+    /// another action.
+    fn setup_listed(&self, action: &Action) -> Option<bool> {
+        let (Stage::SetUp(side), &Action::Place(piece, h)) = (self.stage, action) else {
+            return None;
+        };
+        let listed = self.next_to_set_up(side) == Some(piece)
+            && self.setup_ground(side).contains(&h)
+            && self.may_set_up(piece, h)
+            && (!matches!(piece, Piece::Unit(_))
+                || self.rules.map.terrain(h).key == HARBOUR_TOWER
+                || self.rules.map.grid.index(h).is_some_and(|k| {
+                    let commanded = self.commanded_at_setup(side, piece);
+                    commanded[k]
+                }));
+        Some(listed)
     }
 
     /// Acre 17.0, 5.51-5.53, 12.23: the checks of [`setup::check_place`] for a hex already
@@ -363,56 +404,14 @@ impl State {
         let r = &self.rules;
         // Room for every piece, so that the list never grows.
         let mut out = Vec::with_capacity(r.units.len() + r.leaders.len() + r.siege.len());
-        let garrison_only = strategic && side == Side::Moslem;
         let allowed = self.armies_allowed();
-        for u in 0..r.units.len() {
-            if r.side_of(u) != side {
-                continue;
-            }
-            let on_map = self.pos.units[u].at.hex().is_some();
-            if garrison_only && self.army_unit(u) {
-                continue;
-            }
-            if on_map || (!strategic && self.may_enter_with(u, &allowed)) {
-                out.push(Piece::Unit(u));
-            }
-        }
-        for l in 0..r.leaders.len() {
-            if r.leaders[l].side != side || self.pos.leaders[l].dead {
-                continue;
-            }
-            let army = self.leader_army(l);
-            if garrison_only && army != Some(crate::rules::Army::Garrison) {
-                continue;
-            }
-            let on_map = self.pos.leaders[l].at.hex().is_some();
-            let entering = !strategic
-                && side == Side::Moslem
-                && self.pos.leaders[l].at == Location::OffMap
-                && self.pos.leaders[l].wounded_until.is_none()
-                && army.is_some_and(|a| allowed.contains(&a));
-            if on_map || entering {
-                out.push(Piece::Leader(l));
-            }
-        }
-        if !strategic && side == Side::Crusader {
-            // 12.11: siege towers move by themselves in the Crusader Movement Segments.
-            for e in 0..r.siege.len() {
-                if r.siege[e].kind == SiegeKind::SiegeTower && self.pos.siege[e].at.hex().is_some()
-                {
-                    out.push(Piece::Siege(e));
-                }
-            }
-        }
-        if strategic {
-            for e in 0..r.siege.len() {
-                let s = &r.siege[e];
-                let movable = s.side == side
-                    && (side == Side::Crusader || s.kind == SiegeKind::SmallCatapult)
-                    && self.pos.siege[e].at.hex().is_some();
-                if movable {
-                    out.push(Piece::Siege(e));
-                }
+        let pieces = (0..r.units.len())
+            .map(Piece::Unit)
+            .chain((0..r.leaders.len()).map(Piece::Leader))
+            .chain((0..r.siege.len()).map(Piece::Siege));
+        for p in pieces {
+            if self.may_move(side, strategic, &allowed, p) {
+                out.push(p);
             }
         }
         // Those not done yet: `out` is in the order of [`Piece`] (units, leaders, siege units,
@@ -427,6 +426,62 @@ impl State {
             out.retain(|p| !self.work.done.contains(p));
         }
         out
+    }
+
+    /// Whether `piece` of `side` may move in this Movement Segment, done or not
+    /// ([`Self::movers`]), with the armies `allowed` to enter ([`Self::armies_allowed`]).
+    /// False for a piece the rules do not have.
+    fn may_move(
+        &self,
+        side: Side,
+        strategic: bool,
+        allowed: &[crate::rules::Army],
+        piece: Piece,
+    ) -> bool {
+        let r = &self.rules;
+        let garrison_only = strategic && side == Side::Moslem;
+        match piece {
+            Piece::Unit(u) => {
+                if u >= r.units.len() || r.side_of(u) != side {
+                    return false;
+                }
+                let on_map = self.pos.units[u].at.hex().is_some();
+                if garrison_only && self.army_unit(u) {
+                    return false;
+                }
+                on_map || (!strategic && self.may_enter_with(u, allowed))
+            }
+            Piece::Leader(l) => {
+                if l >= r.leaders.len() || r.leaders[l].side != side || self.pos.leaders[l].dead {
+                    return false;
+                }
+                let army = self.leader_army(l);
+                if garrison_only && army != Some(crate::rules::Army::Garrison) {
+                    return false;
+                }
+                let on_map = self.pos.leaders[l].at.hex().is_some();
+                let entering = !strategic
+                    && side == Side::Moslem
+                    && self.pos.leaders[l].at == Location::OffMap
+                    && self.pos.leaders[l].wounded_until.is_none()
+                    && army.is_some_and(|a| allowed.contains(&a));
+                on_map || entering
+            }
+            Piece::Siege(e) => {
+                if e >= r.siege.len() || self.pos.siege[e].at.hex().is_none() {
+                    return false;
+                }
+                let s = &r.siege[e];
+                if strategic {
+                    // 5.17: the Crusader's siege units and the Moslem's small catapults.
+                    s.side == side && (side == Side::Crusader || s.kind == SiegeKind::SmallCatapult)
+                } else {
+                    // 12.11: siege towers move by themselves in the Crusader Movement
+                    // Segments.
+                    side == Side::Crusader && s.kind == SiegeKind::SiegeTower
+                }
+            }
+        }
     }
 
     /// Acre 7.11-7.13, 7.23: the armies that may enter this Assault Phase.
@@ -655,17 +710,27 @@ impl State {
         if !self.work.fire_ended[ix(side)] {
             // Only a hex with an enemy combat unit is a target (9.21, 12.31): the others are
             // not asked of [`fire::check_fire`], which would refuse them.
-            let board = Board::new(r, &self.pos);
-            let enemy_in = |t: Hex| board.side_at(r, t).is_some_and(|s| s != side);
+            let grid = r.map.grid;
+            // By grid index: holds an enemy combat unit (the first by index in the hex, as
+            // [`Pieces::side_at`] answers, written last).
+            let mut enemy_in = vec![false; grid.len()];
+            for (u, unit) in self.pos.units.iter().enumerate().rev() {
+                if let Some(k) = unit.at.hex().and_then(|h| grid.index(h)) {
+                    enemy_in[k] = r.side_of(u) != side;
+                }
+            }
+            let chargers = self.chargers_now();
             for f in self.firers(side) {
                 let at = match f {
                     Firer::Unit(u) => self.pos.hex_of(u),
                     Firer::Siege(e) => self.pos.siege[e].at.hex(),
                 };
                 let Some(at) = at else { continue };
-                let chargers = self.chargers_now();
-                for t in at.within(4) {
-                    if r.map.on_map(t) && enemy_in(t) && self.may_fire(f, t, &chargers) {
+                // The hexes of `at.within(4)`, in its order.
+                for &(dq, dr) in self.derived.within_sight() {
+                    let t = Hex::new(at.q + dq, at.r + dr);
+                    let enemy = grid.index(t).is_some_and(|k| enemy_in[k]);
+                    if enemy && self.may_fire(f, t, &chargers) {
                         out.push(Action::Fire(f, t));
                     }
                 }
@@ -1062,7 +1127,10 @@ impl State {
             None => {
                 let listed = self
                     .fire_listed(side, action)
-                    .or_else(|| self.choice_listed(side, action));
+                    .or_else(|| self.choice_listed(side, action))
+                    .or_else(|| self.step_listed(side, action))
+                    .or_else(|| self.placing_listed(action))
+                    .or_else(|| self.setup_listed(action));
                 let legal = match listed {
                     Some(listed) => listed,
                     None => self.deselect_listed(side, action) || self.legal(seat).contains(action),
@@ -1128,7 +1196,10 @@ impl State {
             return None;
         }
         match action {
-            Action::Select(p) => Some(self.movers(side, strategic).contains(p)),
+            Action::Select(p) => Some(
+                !self.work.done.contains(p)
+                    && self.may_move(side, strategic, &self.armies_allowed(), *p),
+            ),
             Action::End => Some(true),
             _ => None,
         }
@@ -1144,6 +1215,80 @@ impl State {
         };
         let (p, strategic) = self.selected_piece_moving(side)?;
         Some(moves::path_to(self, p, strategic, *hex))
+    }
+
+    /// A shortcut of [`Self::legal`] while a leader unharmed by the leader loss procedure
+    /// waits to be placed (14.41): then the only actions listed are his placements with a
+    /// friendly combat unit in a hex without a leader ([`Self::leader_places`]). `Some`
+    /// holding whether `action` is listed; `None` when no leader waits.
+    fn placing_listed(&self, action: &Action) -> Option<bool> {
+        if self.stage != Stage::Play {
+            return None;
+        }
+        let &l = self.placing.first()?;
+        let listed = match *action {
+            Action::Place(Piece::Leader(x), h) => {
+                let r = &self.rules;
+                let side = r.leaders[l].side;
+                x == l
+                    && self.pos.leader_at(h).is_none()
+                    && (0..r.units.len())
+                        .any(|u| r.side_of(u) == side && self.pos.hex_of(u) == Some(h))
+            }
+            _ => false,
+        };
+        Some(listed)
+    }
+
+    /// A shortcut of [`Self::legal`] for the actions of a step that are checked one at a time
+    /// rather than by listing them all: ending the Fire Segment (listed until the side has
+    /// ended its fire, [`Self::fire_actions`]) and the steps that always offer their end
+    /// (tunnels, discovery, repair, foss filling), a tunnel hex dug
+    /// ([`Self::tunnel_actions`]) and a piece redeployed ([`Self::redeploy_actions`]).
+    /// `Some` holding whether `action` is listed; `None` when the whole list must be asked.
+    fn step_listed(&self, side: Side, action: &Action) -> Option<bool> {
+        if !self.free_to_act(side) {
+            return None;
+        }
+        let r = &self.rules;
+        match (self.turn.step, action) {
+            (
+                Step::Impulse {
+                    segment: Segment::Fire,
+                    ..
+                },
+                Action::End,
+            ) => Some(!self.work.fire_ended[ix(side)]),
+            (
+                Step::Tunnel
+                | Step::Discovery
+                | Step::Repair
+                | Step::Impulse {
+                    segment: Segment::FossFilling,
+                    ..
+                },
+                Action::End,
+            ) => Some(true),
+            (Step::Tunnel, &Action::Dig(b, h)) => {
+                let left = self.tunnels.points.saturating_sub(self.work.spent);
+                if !self.tunnels.bases_complete(r) || left == 0 || b >= self.tunnels.bases.len() {
+                    return Some(false);
+                }
+                let t = self.planned_tunnels();
+                let listed = !t.spent.get(b).copied().unwrap_or(true)
+                    && r.map.neighbours(t.end(b)).any(|n| n == h)
+                    && t.check_extend(r, b, h).is_ok();
+                Some(listed)
+            }
+            (Step::Regrouping, &Action::Place(piece, h)) => {
+                let ground = self.redeploy_area(side);
+                let listed = self.to_redeploy(side).first() == Some(&piece)
+                    && ground.contains(&h)
+                    && regroup::check_redeploy_on(r, &self.pos, piece, h, ground).is_ok();
+                Some(listed)
+            }
+            _ => None,
+        }
     }
 
     /// A shortcut of [`Self::legal`]: letting the selected piece go is always listed while

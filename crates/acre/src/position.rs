@@ -257,22 +257,83 @@ pub struct Board<'a> {
     grid: Grid,
     /// By the hex's dense index: the combat unit, leader and siege unit there (`NONE`: none).
     cells: Vec<[u16; 3]>,
+    /// The dense indices of the hexes written in `cells` (the others are empty).
+    marked: Vec<u16>,
     /// The piece of each kind taken off the board ([`Board::take_off`]), if any.
     taken: [Option<usize>; 3],
+}
+
+/// How many emptied tables [`SPARE`] keeps.
+const SPARE_KEPT: usize = 4;
+
+/// A board's table of cells and its list of marked hexes ([`Board`]), kept empty.
+type Table = (Vec<[u16; 3]>, Vec<u16>);
+
+thread_local! {
+    /// Tables of boards dropped, emptied (every cell `NONE`), with their lists of marked
+    /// hexes: a new board takes one rather than allocating and filling a table.
+    static SPARE: std::cell::RefCell<Vec<Table>> =
+        const { std::cell::RefCell::new(Vec::new()) };
+}
+
+impl Drop for Board<'_> {
+    fn drop(&mut self) {
+        for &k in &self.marked {
+            self.cells[usize::from(k)] = [NONE; 3];
+        }
+        self.marked.clear();
+        let cells = std::mem::take(&mut self.cells);
+        let marked = std::mem::take(&mut self.marked);
+        // On a thread being torn down the table is simply freed.
+        let _ = SPARE.try_with(|spare| {
+            let mut spare = spare.borrow_mut();
+            if spare.len() < SPARE_KEPT {
+                spare.push((cells, marked));
+            }
+        });
+    }
 }
 
 impl<'a> Board<'a> {
     /// The table of `pos` on the rules' map.
     pub fn new(rules: &Rules, pos: &'a Position) -> Board<'a> {
         let grid = rules.map.grid;
-        let mut cells = vec![[NONE; 3]; grid.len()];
-        mark(&mut cells, grid, 0, pos.units.iter().map(|u| u.at));
-        mark(&mut cells, grid, 1, pos.leaders.iter().map(|l| l.at));
-        mark(&mut cells, grid, 2, pos.siege.iter().map(|s| s.at));
+        let spare = SPARE
+            .try_with(|spare| {
+                let mut spare = spare.borrow_mut();
+                let i = spare.iter().position(|(c, _)| c.len() == grid.len())?;
+                Some(spare.swap_remove(i))
+            })
+            .ok()
+            .flatten();
+        let (mut cells, mut marked) =
+            spare.unwrap_or_else(|| (vec![[NONE; 3]; grid.len()], Vec::new()));
+        mark(
+            &mut cells,
+            &mut marked,
+            grid,
+            0,
+            pos.units.iter().map(|u| u.at),
+        );
+        mark(
+            &mut cells,
+            &mut marked,
+            grid,
+            1,
+            pos.leaders.iter().map(|l| l.at),
+        );
+        mark(
+            &mut cells,
+            &mut marked,
+            grid,
+            2,
+            pos.siege.iter().map(|s| s.at),
+        );
         Board {
             pos,
             grid,
             cells,
+            marked,
             taken: [None; 3],
         }
     }
@@ -347,9 +408,10 @@ impl<'a> Board<'a> {
 }
 
 /// Writes the pieces of a kind into the table, in reverse so that the first by index is the
-/// one kept.
+/// one kept, and the hexes written into `marked`.
 fn mark(
     cells: &mut [[u16; 3]],
+    marked: &mut Vec<u16>,
     grid: Grid,
     kind: usize,
     at: impl DoubleEndedIterator<Item = Location> + ExactSizeIterator,
@@ -357,6 +419,7 @@ fn mark(
     for (i, at) in at.enumerate().rev() {
         if let Some(k) = at.hex().and_then(|h| grid.index(h)) {
             cells[k][kind] = i as u16;
+            marked.push(k as u16);
         }
     }
 }

@@ -159,10 +159,16 @@ pub struct Derived {
     pub classes: Vec<crate::map::Class>,
     /// By each hex's grid index, whether it is of [`Derived::crusader_ground`].
     pub crusader_ground_at: Vec<bool>,
+    /// By each hex's grid index, its terrain's effects and its effects once filled (13.1),
+    /// as [`crate::map::Map::terrain`] gives them.
+    effects_at: Vec<(crate::map::Effects, Option<crate::map::Effects>)>,
     /// 9.11, 9.12: by each hex's grid index, whether a line of sight runs from it to each hex
     /// within four hexes (a bit each, in the order of [`Hex::within`]), worked out the first
     /// time it is asked ([`Derived::line_of_sight`]).
     sight: Vec<OnceLock<u64>>,
+    /// The offsets `(dq, dr)` of the hexes within four hexes of a hex, in the order of
+    /// [`Hex::within`].
+    within_sight: Vec<(i32, i32)>,
     /// The bit of [`Derived::sight`] for each offset `(dq, dr)` within four hexes, at
     /// `(dq + 4) * 9 + dr + 4` (`u8::MAX`: further away).
     sight_bit: Vec<u8>,
@@ -224,6 +230,15 @@ impl Derived {
                 .map(|h| crusader_ground.contains(&h))
                 .collect(),
             crusader_ground,
+            effects_at: rules
+                .map
+                .grid
+                .hexes()
+                .map(|h| {
+                    let t = rules.map.terrain(h);
+                    (t.effects, t.filled)
+                })
+                .collect(),
             moslem_ground: crate::setup::moslem_ground(rules),
             acre: rules
                 .map
@@ -259,6 +274,7 @@ impl Derived {
                 })
                 .collect(),
             sight: (0..rules.map.grid.len()).map(|_| OnceLock::new()).collect(),
+            within_sight: Hex::new(0, 0).within(SIGHT).map(|h| (h.q, h.r)).collect(),
             sight_bit: {
                 let centre = Hex::new(0, 0);
                 let mut bits = vec![u8::MAX; SIGHT_SIDE * SIGHT_SIDE];
@@ -267,6 +283,21 @@ impl Derived {
                 }
                 bits
             },
+        }
+    }
+
+    /// The offsets `(dq, dr)` from a hex of the hexes within four hexes of it (the longest
+    /// range of fire, 9.4), in the order of [`Hex::within`].
+    pub fn within_sight(&self) -> &[(i32, i32)] {
+        &self.within_sight
+    }
+
+    /// [`Position::effects`] of `hex`, of grid index `k`, by the table of the map's terrain.
+    #[inline]
+    pub fn effects(&self, pos: &Position, k: usize, hex: Hex) -> crate::map::Effects {
+        match self.effects_at[k] {
+            (_, Some(f)) if pos.filled.contains(&hex) => f,
+            (e, _) => e,
         }
     }
 

@@ -115,23 +115,23 @@ thread_local! {
 pub fn control_kept(rules: &Arc<Rules>, pos: &Board, by: Side) -> Rc<Vec<bool>> {
     let grid = rules.map.grid;
     let p = pos.position();
-    // Everything of the units of `by` that [`control`] asks, from the board's table.
-    let units: Vec<u32> = p
-        .units
-        .iter()
-        .enumerate()
-        .filter(|&(u, _)| rules.side_of(u) == by)
-        .map(|(u, unit)| {
-            let Some(k) = unit.at.hex().and_then(|h| grid.index(h)) else {
-                return 0;
-            };
-            let [first, _, siege] = pos.cell(k);
-            let tower = siege.is_some_and(|e| {
-                rules.siege[e].kind == SiegeKind::SiegeTower && rules.siege[e].side == by
-            });
-            (k as u32 + 1) << 2 | u32::from(first == Some(u)) << 1 | u32::from(tower)
-        })
-        .collect();
+    // Everything of the units of `by` that [`control`] asks, from the board's table (room
+    // for every unit, so that the list never grows).
+    let mut units: Vec<u32> = Vec::with_capacity(p.units.len());
+    for (u, unit) in p.units.iter().enumerate() {
+        if rules.side_of(u) != by {
+            continue;
+        }
+        let Some(k) = unit.at.hex().and_then(|h| grid.index(h)) else {
+            units.push(0);
+            continue;
+        };
+        let [first, _, siege] = pos.cell(k);
+        let tower = siege.is_some_and(|e| {
+            rules.siege[e].kind == SiegeKind::SiegeTower && rules.siege[e].side == by
+        });
+        units.push((k as u32 + 1) << 2 | u32::from(first == Some(u)) << 1 | u32::from(tower));
+    }
     let same = |k: &Kept| {
         k.by == by
             && k.rules.as_ptr() == Arc::as_ptr(rules)

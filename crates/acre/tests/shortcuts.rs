@@ -9,8 +9,9 @@
 //! each leader's reach against a trial placement in every hex, the redeployments listed with
 //! a board against the position's own look-up, the Moslem's searches from the hexes near
 //! each held wall against every hex's distances, and a move, a let-go, a selection, an end of
-//! movement or a fire checked without listing every legal action (each action near the
-//! legal ones accepted exactly when listed). That the games themselves are unchanged is
+//! movement, a fire, the end of a step, a tunnel hex dug, a redeployment, a leader placed
+//! (14.41) or a piece set up (17.0) checked without listing every legal action (each action near the legal ones
+//! accepted exactly when listed). That the games themselves are unchanged is
 //! `legal_order.rs`'s fingerprints.
 
 use acre::fire::{self, Firer};
@@ -255,6 +256,35 @@ fn fire_candidates(s: &State, side: Side, every: usize) -> Vec<Action> {
     out.into_iter().step_by(every).collect()
 }
 
+/// Actions near a sample of the legal ones (ends, tunnel hexes dug, redeployments): each
+/// legal one, the same of the hexes around it and of the next tunnel or another piece, and
+/// the end of the step.
+fn step_candidates(s: &State, legal: &[Action]) -> Vec<Action> {
+    let r = &s.rules;
+    let mut out = vec![Action::End];
+    for a in legal.iter().step_by(legal.len() / 8 + 1) {
+        out.push(a.clone());
+        match *a {
+            Action::Dig(b, h) => {
+                out.extend(h.neighbours().map(|n| Action::Dig(b, n)));
+                out.push(Action::Dig(b + 1, h));
+                out.push(Action::Dig(usize::MAX, h));
+            }
+            Action::Place(p, h) => {
+                out.extend(h.neighbours().map(|n| Action::Place(p, n)));
+                let other = match p {
+                    Piece::Unit(u) => Piece::Unit((u + 1) % r.units.len()),
+                    Piece::Leader(l) => Piece::Leader((l + 1) % r.leaders.len()),
+                    Piece::Siege(e) => Piece::Siege((e + 1) % r.siege.len()),
+                };
+                out.push(Action::Place(other, h));
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Selections of every piece of `side` and the end of the segment.
 fn selection_candidates(s: &State, side: Side) -> Vec<Action> {
     let r = &s.rules;
@@ -275,8 +305,9 @@ fn selection_candidates(s: &State, side: Side) -> Vec<Action> {
 #[test]
 fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
     // Boards, selected pieces' moves, fire lists, moves checked, set-up placements, charges,
-    // isolated units, fires checked, selections checked, redeployments, searches.
-    let mut checked = [0usize; 11];
+    // isolated units, fires checked, selections checked, redeployments, searches, the
+    // steps' ends, tunnel hexes, redeployments and leaders placed checked.
+    let mut checked = [0usize; 12];
     for (scenario, seed) in [("siege", 21u64), ("siege-conrad", 22)] {
         let mut s = start(scenario, seed);
         let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
@@ -380,6 +411,15 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
             if free && s.turn.step == Step::Discovery && !s.work.caving && !searches.is_empty() {
                 assert_eq!(searches, search_reference(&s), "{scenario} ply {plies}");
                 checked[10] += 1;
+            }
+            // Ends, tunnel hexes dug, redeployments and leaders placed checked one at a time.
+            let stepping = legal
+                .iter()
+                .any(|a| matches!(a, Action::End | Action::Dig(..) | Action::Place(..)));
+            let placing = s.stage == Stage::Play && !s.placing.is_empty()
+                || matches!(s.stage, Stage::SetUp(_));
+            if (placing || free && stepping && !step.contains("Movement")) && plies % 3 == 0 {
+                checked[11] += check_accepted(&s, seat, &legal, &step_candidates(&s, &legal));
             }
             let choosing = s.work.selected.is_none() && step.contains("Movement");
             if free && choosing && plies % 5 == 0 {
