@@ -476,7 +476,7 @@ w("|---|---|---|---|")
 limits = {
     "crusades-ii": "a Crusades II ply is a rules-heavy decision: a selected unit's moves are a search over (hex, facing, free turn) states with its chit's end-of-move limits, and whether the phase may end asks whether any obliged unit can still move; see *What limits the speed*",
     "the-crusades": "a strategic decision lists some 210 orders (every leader's and fleet's marches); see *What limits the speed*",
-    "acre": "the siege's decisions list every counter's moves (a search over the walls, foss and tunnels, about 42% of a ply), charges and fire; see *What limits the speed*",
+    "acre": "the siege's decisions list every counter's moves (a search over the walls, foss and tunnels, about 37% of a ply), charges and fire; see *What limits the speed*",
 }
 for r in rows:
     g = r.get("typed", {}).get("random_games")
@@ -565,18 +565,23 @@ w("with few iterations (slow games) gives a rough MCTS ratio.")
 w("")
 w("## What limits the speed")
 w("")
-para = """Crusades II, by callgrind over random games (the `ply` row above): about 50-62k
-instructions a ply, down from 77-96k at the start of 2026-11-30's last session and 290-350k
-four sessions ago. The movement search settles all the facings of a hex together (a hex's
-seven costs packed in one word) and hands a selection's moves straight to its store; a
-battle is loaded once per process and shared by its games; a `select` checks only its
-counter; fire reads lines of sight from a table by offset; set-up and command spans take one
-pass each; a selected reinforcement remembers its entry hexes. The plain searches stay as the
-references that tests/shortcuts.rs checks the shortcuts against. What remains: a selection's
-sweep of its counter (about 27% of a ply) and listing its moves (8%), the end-of-movement
-check (11%), the map analysis (7-9%), fire (6%) and the Order Phase's listing (5%). A guided
-MCTS iteration is 1.08M instructions, about 60% of it the doctrine scoring every selectable
-counter's moves, which `select` then sweeps again.
+para = """Crusades II, by callgrind over random games (the `ply` row above): about 43-57k
+instructions a ply, down from 50-64k at the start of 2026-11-30's evening session, 77-96k at
+the start of the one before and 290-350k five sessions ago. The movement search settles all
+the facings of a hex together (a hex's seven costs packed in one word, a step's neighbour and
+cost in another) and hands a selection's moves straight to its store; a battle is loaded
+once per process and shared by its games; a `select` checks only its counter; fire reads
+lines of sight from a table by offset and passes over an enemy beyond the Range Table's
+reach at once; set-up and command spans take one pass each; a hex's grid index and a grid
+index's hex are looked up in the map's tables; whether some unit must still move asks first
+the unit found last, so units that cannot comply are not searched again decision after
+decision. The plain searches stay as the references that tests/shortcuts.rs checks the
+shortcuts against. What remains: a selection's sweep of its counter (about 27% of a ply at
+Hab, some 30k instructions a selection, mostly bounds checks and bucket pushes), a
+reinforcement's entry search at Hattin (12 states, some 240k a selection, 12% of a ply),
+the map analysis a position (8%), fire (6%). A guided MCTS iteration is 0.97M instructions
+(1.08M before), about 60% of it the doctrine scoring every selectable counter's moves, which
+`select` then sweeps again; reusing that sweep needs an exact key for "the same state".
 
 The Crusades: about 33k instructions a ply, down from 48k (and 3.8 million three sessions
 ago). Paths are stored in place (at most 10 steps) so that listed orders allocate nothing
@@ -584,19 +589,25 @@ and touch no shared count; one pass over the order book marks who is ordered, ca
 commanding or named in the loss order; land routes are searched on the grid's dense index;
 who stands at a place is a tighter scan. What remains: building the ~210 order actions
 (about 7k), first-time route searches (3k), commanders and friendly ports (2.7k), and in
-applying, supply searches that find no source (2.2k)."""
+applying, supply searches that find no source (2.2k).
+
+Acre: about 99-101k instructions a ply, down from 134-138k at the start of 2026-11-30's
+evening session (and 5.7 million four sessions ago): the movement search runs on grid
+indices with the enemy's zones of control kept until they change, each hex's entry cost
+packed in a word and worked out only when first entered, its destinations read in map order
+from a set of bits, its working space and its last search kept (the kept position copied
+over the old one's memory); a board reuses the table of the one dropped before it; the
+command-radius trace skips hexes too far from its target; fire marks the enemy's hexes once
+and walks each firer's reach by offsets; ending a step, selecting, digging, redeploying and
+placing a piece or a leader are checked directly, not by listing every legal action (and
+tests/shortcuts.rs checks each against the list). What remains: the search loop itself
+(some 96k instructions a search, 37k a ply: about 130 hexes settled and 750 steps looked
+at, much of it bounds-checked indexing and heap pushes; a bucket queue is next), filling the
+lines of sight the first time (8%, in hexgrid's line drawing, which allocates and sorts),
+the kept zones of control's check (8k a search), and charges (260k a knight listed, asking
+the plain movement rules hex by hex)."""
 for line in para.split("\n"):
     w(line)
-w("")
-w("Acre: about 134-138k instructions a ply, down from 150-161k this morning (and 5.7 million")
-w("three sessions ago): the movement search runs on grid indices with the enemy's zones of")
-w("control kept until they change, its working space kept between searches and the last search")
-w("kept for the move that follows it; charges walk grid indices; map tables are shared by games")
-w("of the same rules; Fire, Select and End are checked directly; lines of sight are kept per")
-w("firer hex. What remains is mostly each search's fixed cost (rebuilding the board, checking")
-w("the kept zones of control, the command-radius check, comparing and cloning the position for")
-w("the kept search), fire (filling the lines of sight once) and re-listing every legal action")
-w("to check a melee, redeployment, fill or retreat.")
 w("")
 w("The ratios to the anchor, measured side by side in one run, are the fair comparison: the")
 w("anchor itself moves with the machine's load (110,901 to 177,829 plies/s on 2026-11-30), and")
