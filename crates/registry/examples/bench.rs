@@ -16,7 +16,10 @@
 //! - **`simulate`**: the same batch of random-player games on 1 and on 2 threads, through
 //!   [`registry::simulate`] as `crusades simulate` runs it (with mimalloc, the allocator the
 //!   `crusades` binary has through the server). The batch is as many games as one thread
-//!   plays in about `--seconds`, and at least [`SIMULATE_MIN_GAMES`]. Two figures are given:
+//!   plays in about `--seconds`, and at least [`SIMULATE_MIN_GAMES`]; it is played in
+//!   [`SIMULATE_ROUNDS`] rounds of 1, 2 and again 1 thread, each round's 2-thread batch
+//!   compared with the mean of the 1-thread batches around it (a steady drift of the
+//!   machine's speed cancels out), and the median round reported. Two figures are given:
 //!   - the *batch* speed-up, the ratio of the two batches' wall-clock times; it includes the
 //!     batch's tail, in which the threads' last games finish one by one and a thread is idle,
 //!     which weighs more the fewer and longer the games are;
@@ -35,9 +38,9 @@
 //! cargo run --release -p registry --example bench -- [--seconds S] [--only SCENARIO,...]
 //! ```
 //! `--seconds` (default 3) is the time given to each timed loop; a scenario takes about
-//! 8 of them plus its `simulate` batches (about 3 more, or the time of 48 games for games of
+//! 8 of them plus its `simulate` batches (about 8 more, or the time of 240 games for games of
 //! more than a tenth of a second), longer for games whose single random game or playout takes
-//! longer (about 8 minutes for every scenario in all).
+//! longer (about 10 minutes for every scenario in all).
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -332,8 +335,31 @@ fn time_batch(id: &str, data: &DataSet, games: u64, threads: usize) -> Result<Ti
     })
 }
 
+/// Rounds of `simulate` batches whose speed-ups are taken, the median reported: this
+/// machine's speed drifts by tens of percent from minute to minute, and one pair of batches
+/// measured that drift as often as the threads.
+const SIMULATE_ROUNDS: usize = 3;
+
+/// The median of some numbers (the upper middle one of an even count).
+fn median(mut xs: Vec<f64>) -> f64 {
+    xs.sort_by(f64::total_cmp);
+    xs[xs.len() / 2]
+}
+
+/// One round of [`measure_simulate`]: a batch on 1 thread, on 2, and on 1 again.
+fn time_round(id: &str, data: &DataSet, games: u64) -> Result<(Timed, Timed, Timed), String> {
+    Ok((
+        time_batch(id, data, games, 1)?,
+        time_batch(id, data, games, 2)?,
+        time_batch(id, data, games, 1)?,
+    ))
+}
+
 /// `simulate`'s throughput on 1 and 2 threads, over the batch and while both threads are busy
-/// (see the module's documentation).
+/// (see the module's documentation). Each of [`SIMULATE_ROUNDS`] rounds times a 1-thread
+/// batch, a 2-thread batch and a 1-thread batch again, and compares the 2-thread batch with
+/// the mean of the two around it, so that a steady change of the machine's speed cancels
+/// out; the median round is reported.
 fn measure_simulate(a: &Args, id: &str, data: &DataSet) -> Value {
     let probe = match time_batch(id, data, 2, 1) {
         Ok(t) => t.seconds / 2.0,
@@ -341,28 +367,46 @@ fn measure_simulate(a: &Args, id: &str, data: &DataSet) -> Value {
     };
     let games =
         ((a.seconds / probe.max(1e-6)).ceil() as u64).clamp(SIMULATE_MIN_GAMES, 10_000) & !1;
-    match (
-        time_batch(id, data, games, 1),
-        time_batch(id, data, games, 2),
-    ) {
-        (Ok(one), Ok(two)) => {
-            let steady_one = one.busy_games as f64 / one.busy_seconds;
-            let steady_two = two.busy_games as f64 / two.busy_seconds;
-            json!({
-                "games": games,
-                "one_thread_s": one.seconds,
-                "two_threads_s": two.seconds,
-                "games_per_s_one": games as f64 / one.seconds,
-                "games_per_s_two": games as f64 / two.seconds,
-                "speedup": one.seconds / two.seconds,
-                "steady_games_per_s_one": steady_one,
-                "steady_games_per_s_two": steady_two,
-                "steady_games_two": two.busy_games,
-                "steady_speedup": steady_two / steady_one,
-            })
+    let mut rounds = Vec::with_capacity(SIMULATE_ROUNDS);
+    for _ in 0..SIMULATE_ROUNDS {
+        match time_round(id, data, games) {
+            Ok(t) => rounds.push(t),
+            Err(e) => return json!({ "error": e }),
         }
-        (Err(e), _) | (_, Err(e)) => json!({ "error": e }),
     }
+    let steady = |t: &Timed| t.busy_games as f64 / t.busy_seconds;
+    let batch = |t: &Timed| games as f64 / t.seconds;
+    let speedups: Vec<f64> = rounds
+        .iter()
+        .map(|(b, two, a)| 2.0 * batch(two) / (batch(b) + batch(a)))
+        .collect();
+    let steady_speedups: Vec<f64> = rounds
+        .iter()
+        .map(|(b, two, a)| 2.0 * steady(two) / (steady(b) + steady(a)))
+        .collect();
+    let ones: Vec<f64> = rounds
+        .iter()
+        .flat_map(|(b, _, a)| [batch(b), batch(a)])
+        .collect();
+    let twos: Vec<f64> = rounds.iter().map(|(_, two, _)| batch(two)).collect();
+    let steady_ones: Vec<f64> = rounds
+        .iter()
+        .flat_map(|(b, _, a)| [steady(b), steady(a)])
+        .collect();
+    let steady_twos: Vec<f64> = rounds.iter().map(|(_, two, _)| steady(two)).collect();
+    json!({
+        "games": games,
+        "rounds": SIMULATE_ROUNDS,
+        "games_per_s_one": median(ones),
+        "games_per_s_two": median(twos),
+        "speedup": median(speedups.clone()),
+        "speedups": speedups,
+        "steady_games_per_s_one": median(steady_ones),
+        "steady_games_per_s_two": median(steady_twos),
+        "steady_games_two": rounds[0].1.busy_games,
+        "steady_speedup": median(steady_speedups.clone()),
+        "steady_speedups": steady_speedups,
+    })
 }
 
 fn main() {
