@@ -178,14 +178,29 @@ struct Frontier<'s> {
 }
 
 impl Frontier<'_> {
-    /// [`Search::relax`].
+    /// [`Search::relax`] of state `s` of hex `hex` (the hex told, not worked out from the
+    /// state).
     #[inline(always)]
-    fn relax(&mut self, s: usize, c: u32, e: u16) {
+    fn relax(&mut self, hex: usize, s: usize, c: u32, e: u16) {
+        debug_assert_eq!(hex, s / STATES_PER_HEX);
         if c <= self.budget && c < u32::from(self.cost[s]) {
-            let hex = s / STATES_PER_HEX;
             self.reached[hex / 64] |= 1 << (hex % 64);
             self.cost[s] = c as u16;
             // A search from the map has no entries: every state's stays `NO_ENTRY`.
+            if e != NO_ENTRY {
+                self.entry_of[s] = e;
+            }
+            self.buckets[c as usize].push(s as u32);
+        }
+    }
+
+    /// [`Frontier::relax`] of state `s` of a hex already reached (a turn in place): its
+    /// hex is marked reached already.
+    #[inline(always)]
+    fn turn(&mut self, s: usize, c: u32, e: u16) {
+        debug_assert!(self.reached[s / STATES_PER_HEX / 64] >> (s / STATES_PER_HEX % 64) & 1 == 1);
+        if c <= self.budget && c < u32::from(self.cost[s]) {
+            self.cost[s] = c as u16;
             if e != NO_ENTRY {
                 self.entry_of[s] = e;
             }
@@ -928,6 +943,9 @@ impl State {
         let map = &self.battle.map;
         let grid = &map.grid;
         let steps = &map.step_cost[lim.class.index()];
+        let hops = &map.hops[lim.class.index()];
+        // A hop's cost is capped at `HOP_COST_MAX`: exact for every budget below it.
+        let hops_exact = lim.budget < u32::from(crate::scenario::HOP_COST_MAX);
         let route = &g.route;
         search.begin(grid.len(), lim.budget);
         if let Some(si) = g.start {
@@ -998,7 +1016,7 @@ impl State {
                 if lim.can_turn && (!turned || (c + 2 <= budget && fr.first_paid_turns(i))) {
                     let cost = c as u32 + if turned { 2 } else { 0 };
                     for v in Vertex::ALL.into_iter().filter(|&v| v != f) {
-                        fr.relax(state(i, v, true), cost, e);
+                        fr.turn(state(i, v, true), cost, e);
                     }
                 }
                 if !g.moves_on(i) {
@@ -1011,23 +1029,34 @@ impl State {
                 };
                 let next_on_route = g.next_on_route(i);
                 for &d in dirs {
-                    let to = map.neighbour[i][d.index() as usize];
-                    if to == OFF_GRID {
-                        continue; // no step off the map (8.2)
-                    }
-                    let to = to as usize;
-                    // The budget first: the dearest states, the most numerous, go no further.
-                    let Some(step) = steps[i][d.index() as usize] else {
-                        continue;
+                    let k = d.index() as usize;
+                    // The neighbour and the step's cost: from the map's hops when no capped
+                    // cost is within the budget (`NO_HOP`: no step, 8.2), else the tables.
+                    let (to, step) = if hops_exact {
+                        let hop = hops[i][k];
+                        if hop == crate::scenario::NO_HOP {
+                            continue;
+                        }
+                        ((hop >> 8) as usize, (hop & 0xFF) as usize)
+                    } else {
+                        let to = map.neighbour[i][k];
+                        if to == OFF_GRID {
+                            continue; // no step off the map (8.2)
+                        }
+                        let Some(step) = steps[i][k] else {
+                            continue;
+                        };
+                        (to as usize, step as usize)
                     };
-                    let next = c + step as usize;
+                    // The budget first: the dearest states, the most numerous, go no further.
+                    let next = c + step;
                     if next > budget
                         || next_on_route.is_some_and(|n| n != Some(to))
                         || !g.enters(Some(i), to)
                     {
                         continue;
                     }
-                    fr.relax(state(to, f, turned), next as u32, e);
+                    fr.relax(to, state(to, f, turned), next as u32, e);
                 }
             }
             fr.buckets[c].clear();
