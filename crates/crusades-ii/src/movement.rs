@@ -924,7 +924,10 @@ impl State {
             Some(si) if Self::sweeps(lim, method) => {
                 SWEEP.with(|sweep| self.sweep(&ground, si, &mut sweep.borrow_mut(), stop, list))
             }
-            _ => SEARCH.with(|search| self.search_states(&ground, &mut search.borrow_mut(), stop)),
+            _ => SEARCH.with(|search| {
+                let pruned = method == Method::Sweep;
+                self.search_states(&ground, &mut search.borrow_mut(), stop, pruned)
+            }),
         }
     }
 
@@ -932,11 +935,20 @@ impl State {
     /// points: costs are small integers, so buckets replace a heap and the order is
     /// deterministic. The plain search, and the one that tells which entry a reinforcement's
     /// destinations are reached from.
+    ///
+    /// `pruned`: a turned state no cheaper than its unturned sibling is not followed, even
+    /// with several entries, where the plain search follows every state. The same
+    /// destinations, costs and entries: unturned states are reached only from unturned
+    /// states, so theirs are the plain search's; a turned state no cheaper than its sibling
+    /// (dominated) leads by moves only to dominated states of its facing, and its paid
+    /// turns give no facing of its hex a cost that the sibling's free turn does not beat; a
+    /// destination's cost and entry are its unturned state's whenever that is no dearer.
     fn search_states(
         &self,
         g: &Ground,
         search: &mut Search,
         mut stop: Option<impl FnMut(usize, u32) -> bool>,
+        pruned: bool,
     ) -> Option<Vec<Destination>> {
         let lim = g.lim;
         let side = lim.side;
@@ -1006,9 +1018,10 @@ impl State {
                 }
                 // A turned state no cheaper than its unturned sibling leads nowhere the
                 // sibling (same hex and facing, the free turn still to use) does not reach as
-                // cheaply: not followed. With several entries every state is followed: which
-                // entry a tie keeps depends on the order ways are found (see `relax`).
-                if turned && single_entry && fr.cost[s ^ 1] as usize <= c {
+                // cheaply: not followed. With several entries the plain search follows every
+                // state (which entry a tie keeps depends on the order ways are found, see
+                // `relax`); `pruned`, it does not (see above).
+                if turned && (single_entry || pruned) && fr.cost[s ^ 1] as usize <= c {
                     continue;
                 }
                 // 6.15: one free change of facing; every further one costs 1 MP (a paid turn
