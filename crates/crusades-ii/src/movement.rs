@@ -765,13 +765,15 @@ impl State {
 
     /// Whether a reinforcement unit may enter this turn (12.1).
     pub fn may_enter(&self, u: UnitId) -> bool {
+        // The cheap tests first: the phase, then each reinforcement's side and turn before
+        // its list of units.
         self.unit(u).loc == Loc::Waiting
+            && !matches!(self.phase, crate::state::Phase::Setup(_))
             && self
                 .battle
                 .reinforcements
                 .iter()
-                .any(|r| r.units.contains(&u) && r.turn <= self.turn && r.side == self.active)
-            && !matches!(self.phase, crate::state::Phase::Setup(_))
+                .any(|r| r.side == self.active && r.turn <= self.turn && r.units.contains(&u))
     }
 
     fn limits(&self, group: &Group, sit: &Situation) -> Option<Limits> {
@@ -1479,7 +1481,11 @@ impl State {
         }
         let ma = self.values(u).movement as u32;
         let chit = self.chit(u);
-        let ok = |d: &Destination| chit_allows(chit, ma, from_map, d0, dist(d.hex), d.cost as u32);
+        // From off the map no chit asks how far the enemy is (`chit_allows`): not looked up.
+        let ok = |d: &Destination| {
+            let far = if from_map { dist(d.hex) } else { u32::MAX };
+            chit_allows(chit, ma, from_map, d0, far, d.cost as u32)
+        };
         // Which destinations comply, and whether one of them is a move off the hex.
         let mut moved_ok = false;
         let compliant: Vec<bool> = all
@@ -1869,5 +1875,39 @@ fn chit_allows(chit: Option<Chit>, ma: u32, from_map: bool, d0: u32, dist: u32, 
         // 5.15, 5.16: five or more hexes away at the end, if they began closer.
         Some(Chit::Reserve | Chit::Muster) => d0 >= 5 || dist >= 5,
         Some(Chit::Stand) | None => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `end_limits` does not look up how far from the enemy a reinforcement's destination is:
+    /// from off the map (`d0` unknown, `u32::MAX`) no chit's test depends on it.
+    #[test]
+    fn from_off_the_map_no_chit_asks_how_far_the_enemy_is() {
+        let chits = [
+            None,
+            Some(Chit::Attack),
+            Some(Chit::Advance),
+            Some(Chit::Stand),
+            Some(Chit::Retreat),
+            Some(Chit::Reserve),
+            Some(Chit::Muster),
+        ];
+        for chit in chits {
+            for ma in 0..=12 {
+                for cost in 0..=30 {
+                    let far = chit_allows(chit, ma, false, u32::MAX, u32::MAX, cost);
+                    for dist in (0..=12).chain([u32::MAX - 1]) {
+                        assert_eq!(
+                            chit_allows(chit, ma, false, u32::MAX, dist, cost),
+                            far,
+                            "{chit:?}, allowance {ma}, cost {cost}, {dist} hexes away"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

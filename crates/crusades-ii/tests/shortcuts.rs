@@ -4,7 +4,9 @@
 //! hexes, facings and free turns), a leader's moves searched on the map's dense tables, set-up
 //! actions and fire checked without listing every one, the map analysis (zones of
 //! control, distances to the enemy) kept from one decision to the next, the top of a stack
-//! found without listing the stack, a reinforcement's entry hexes kept from its selection,
+//! found without listing the stack, a reinforcement's entry hexes kept from its selection
+//! (and found by the entry search that follows no turned state dominated by its unturned
+//! sibling, against the plain search that follows every state),
 //! whether a seat decides asked without listing the seats, a hex's grid index looked up in
 //! the map's table, and fire's cheap test of range.
 
