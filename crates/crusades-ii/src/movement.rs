@@ -178,14 +178,29 @@ struct Frontier<'s> {
 }
 
 impl Frontier<'_> {
-    /// [`Search::relax`].
+    /// [`Search::relax`] of state `s` of hex `hex` (the hex told, not worked out from the
+    /// state).
     #[inline(always)]
-    fn relax(&mut self, s: usize, c: u32, e: u16) {
+    fn relax(&mut self, hex: usize, s: usize, c: u32, e: u16) {
+        debug_assert_eq!(hex, s / STATES_PER_HEX);
         if c <= self.budget && c < u32::from(self.cost[s]) {
-            let hex = s / STATES_PER_HEX;
             self.reached[hex / 64] |= 1 << (hex % 64);
             self.cost[s] = c as u16;
             // A search from the map has no entries: every state's stays `NO_ENTRY`.
+            if e != NO_ENTRY {
+                self.entry_of[s] = e;
+            }
+            self.buckets[c as usize].push(s as u32);
+        }
+    }
+
+    /// [`Frontier::relax`] of state `s` of a hex already reached (a turn in place): its
+    /// hex is marked reached already.
+    #[inline(always)]
+    fn turn(&mut self, s: usize, c: u32, e: u16) {
+        debug_assert!(self.reached[s / STATES_PER_HEX / 64] >> (s / STATES_PER_HEX % 64) & 1 == 1);
+        if c <= self.budget && c < u32::from(self.cost[s]) {
+            self.cost[s] = c as u16;
             if e != NO_ENTRY {
                 self.entry_of[s] = e;
             }
@@ -750,13 +765,15 @@ impl State {
 
     /// Whether a reinforcement unit may enter this turn (12.1).
     pub fn may_enter(&self, u: UnitId) -> bool {
+        // The cheap tests first: the phase, then each reinforcement's side and turn before
+        // its list of units.
         self.unit(u).loc == Loc::Waiting
+            && !matches!(self.phase, crate::state::Phase::Setup(_))
             && self
                 .battle
                 .reinforcements
                 .iter()
-                .any(|r| r.units.contains(&u) && r.turn <= self.turn && r.side == self.active)
-            && !matches!(self.phase, crate::state::Phase::Setup(_))
+                .any(|r| r.side == self.active && r.turn <= self.turn && r.units.contains(&u))
     }
 
     fn limits(&self, group: &Group, sit: &Situation) -> Option<Limits> {
@@ -909,7 +926,10 @@ impl State {
             Some(si) if Self::sweeps(lim, method) => {
                 SWEEP.with(|sweep| self.sweep(&ground, si, &mut sweep.borrow_mut(), stop, list))
             }
-            _ => SEARCH.with(|search| self.search_states(&ground, &mut search.borrow_mut(), stop)),
+            _ => SEARCH.with(|search| {
+                let pruned = method == Method::Sweep;
+                self.search_states(&ground, &mut search.borrow_mut(), stop, pruned)
+            }),
         }
     }
 
@@ -917,17 +937,29 @@ impl State {
     /// points: costs are small integers, so buckets replace a heap and the order is
     /// deterministic. The plain search, and the one that tells which entry a reinforcement's
     /// destinations are reached from.
+    ///
+    /// `pruned`: a turned state no cheaper than its unturned sibling is not followed, even
+    /// with several entries, where the plain search follows every state. The same
+    /// destinations, costs and entries: unturned states are reached only from unturned
+    /// states, so theirs are the plain search's; a turned state no cheaper than its sibling
+    /// (dominated) leads by moves only to dominated states of its facing, and its paid
+    /// turns give no facing of its hex a cost that the sibling's free turn does not beat; a
+    /// destination's cost and entry are its unturned state's whenever that is no dearer.
     fn search_states(
         &self,
         g: &Ground,
         search: &mut Search,
         mut stop: Option<impl FnMut(usize, u32) -> bool>,
+        pruned: bool,
     ) -> Option<Vec<Destination>> {
         let lim = g.lim;
         let side = lim.side;
         let map = &self.battle.map;
         let grid = &map.grid;
         let steps = &map.step_cost[lim.class.index()];
+        let hops = &map.hops[lim.class.index()];
+        // A hop's cost is capped at `HOP_COST_MAX`: exact for every budget below it.
+        let hops_exact = lim.budget < u32::from(crate::scenario::HOP_COST_MAX);
         let route = &g.route;
         search.begin(grid.len(), lim.budget);
         if let Some(si) = g.start {
@@ -988,9 +1020,10 @@ impl State {
                 }
                 // A turned state no cheaper than its unturned sibling leads nowhere the
                 // sibling (same hex and facing, the free turn still to use) does not reach as
-                // cheaply: not followed. With several entries every state is followed: which
-                // entry a tie keeps depends on the order ways are found (see `relax`).
-                if turned && single_entry && fr.cost[s ^ 1] as usize <= c {
+                // cheaply: not followed. With several entries the plain search follows every
+                // state (which entry a tie keeps depends on the order ways are found, see
+                // `relax`); `pruned`, it does not (see above).
+                if turned && (single_entry || pruned) && fr.cost[s ^ 1] as usize <= c {
                     continue;
                 }
                 // 6.15: one free change of facing; every further one costs 1 MP (a paid turn
@@ -998,7 +1031,7 @@ impl State {
                 if lim.can_turn && (!turned || (c + 2 <= budget && fr.first_paid_turns(i))) {
                     let cost = c as u32 + if turned { 2 } else { 0 };
                     for v in Vertex::ALL.into_iter().filter(|&v| v != f) {
-                        fr.relax(state(i, v, true), cost, e);
+                        fr.turn(state(i, v, true), cost, e);
                     }
                 }
                 if !g.moves_on(i) {
@@ -1011,23 +1044,34 @@ impl State {
                 };
                 let next_on_route = g.next_on_route(i);
                 for &d in dirs {
-                    let to = map.neighbour[i][d.index() as usize];
-                    if to == OFF_GRID {
-                        continue; // no step off the map (8.2)
-                    }
-                    let to = to as usize;
-                    // The budget first: the dearest states, the most numerous, go no further.
-                    let Some(step) = steps[i][d.index() as usize] else {
-                        continue;
+                    let k = d.index() as usize;
+                    // The neighbour and the step's cost: from the map's hops when no capped
+                    // cost is within the budget (`NO_HOP`: no step, 8.2), else the tables.
+                    let (to, step) = if hops_exact {
+                        let hop = hops[i][k];
+                        if hop == crate::scenario::NO_HOP {
+                            continue;
+                        }
+                        ((hop >> 8) as usize, (hop & 0xFF) as usize)
+                    } else {
+                        let to = map.neighbour[i][k];
+                        if to == OFF_GRID {
+                            continue; // no step off the map (8.2)
+                        }
+                        let Some(step) = steps[i][k] else {
+                            continue;
+                        };
+                        (to as usize, step as usize)
                     };
-                    let next = c + step as usize;
+                    // The budget first: the dearest states, the most numerous, go no further.
+                    let next = c + step;
                     if next > budget
                         || next_on_route.is_some_and(|n| n != Some(to))
                         || !g.enters(Some(i), to)
                     {
                         continue;
                     }
-                    fr.relax(state(to, f, turned), next as u32, e);
+                    fr.relax(to, state(to, f, turned), next as u32, e);
                 }
             }
             fr.buckets[c].clear();
@@ -1437,7 +1481,11 @@ impl State {
         }
         let ma = self.values(u).movement as u32;
         let chit = self.chit(u);
-        let ok = |d: &Destination| chit_allows(chit, ma, from_map, d0, dist(d.hex), d.cost as u32);
+        // From off the map no chit asks how far the enemy is (`chit_allows`): not looked up.
+        let ok = |d: &Destination| {
+            let far = if from_map { dist(d.hex) } else { u32::MAX };
+            chit_allows(chit, ma, from_map, d0, far, d.cost as u32)
+        };
         // Which destinations comply, and whether one of them is a move off the hex.
         let mut moved_ok = false;
         let compliant: Vec<bool> = all
@@ -1827,5 +1875,39 @@ fn chit_allows(chit: Option<Chit>, ma: u32, from_map: bool, d0: u32, dist: u32, 
         // 5.15, 5.16: five or more hexes away at the end, if they began closer.
         Some(Chit::Reserve | Chit::Muster) => d0 >= 5 || dist >= 5,
         Some(Chit::Stand) | None => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// `end_limits` does not look up how far from the enemy a reinforcement's destination is:
+    /// from off the map (`d0` unknown, `u32::MAX`) no chit's test depends on it.
+    #[test]
+    fn from_off_the_map_no_chit_asks_how_far_the_enemy_is() {
+        let chits = [
+            None,
+            Some(Chit::Attack),
+            Some(Chit::Advance),
+            Some(Chit::Stand),
+            Some(Chit::Retreat),
+            Some(Chit::Reserve),
+            Some(Chit::Muster),
+        ];
+        for chit in chits {
+            for ma in 0..=12 {
+                for cost in 0..=30 {
+                    let far = chit_allows(chit, ma, false, u32::MAX, u32::MAX, cost);
+                    for dist in (0..=12).chain([u32::MAX - 1]) {
+                        assert_eq!(
+                            chit_allows(chit, ma, false, u32::MAX, dist, cost),
+                            far,
+                            "{chit:?}, allowance {ma}, cost {cost}, {dist} hexes away"
+                        );
+                    }
+                }
+            }
+        }
     }
 }

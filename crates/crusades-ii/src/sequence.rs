@@ -256,7 +256,13 @@ impl State {
     /// [`State::selectable`], with the map analysis in `sit` (worked out there once, only
     /// for a unit out of command).
     fn selectable_in(&self, sit: &std::cell::OnceCell<std::rc::Rc<Situation>>) -> Vec<Pick> {
-        let units = self.unit_ids().map(Pick::Unit);
+        // The cheap tests of `is_selectable` first, over the units with their definitions:
+        // the other side's units and those moved are passed over at once.
+        let side = self.active;
+        let units = (self.units.iter().zip(&self.battle.units))
+            .zip(self.unit_ids())
+            .filter(move |((st, def), _)| def.side == side && !st.moved)
+            .map(|(_, u)| Pick::Unit(u));
         let leaders = self.leader_ids().map(Pick::Leader);
         let mut out = Vec::with_capacity(self.units.len() + self.leaders.len());
         out.extend(units.chain(leaders).filter(|&p| self.is_selectable(p, sit)));

@@ -343,9 +343,10 @@ impl State {
     fn work_out_situation(&self) -> Situation {
         let map = &self.battle.map;
         let mut occupant = vec![None; map.grid.len()];
-        for u in self.unit_ids() {
-            if let Some(i) = self.hex(u).and_then(|h| map.index_of(h)) {
-                occupant[i] = Some(self.side(u));
+        // Each unit with its definition (one pass, no unit looked up by id).
+        for (st, def) in self.units.iter().zip(&self.battle.units) {
+            if let Some(i) = st.loc.hex().and_then(|h| map.index_of(h)) {
+                occupant[i] = Some(def.side);
             }
         }
         Situation {

@@ -4,7 +4,9 @@
 //! hexes, facings and free turns), a leader's moves searched on the map's dense tables, set-up
 //! actions and fire checked without listing every one, the map analysis (zones of
 //! control, distances to the enemy) kept from one decision to the next, the top of a stack
-//! found without listing the stack, a reinforcement's entry hexes kept from its selection,
+//! found without listing the stack, a reinforcement's entry hexes kept from its selection
+//! (and found by the entry search that follows no turned state dominated by its unturned
+//! sibling, against the plain search that follows every state),
 //! whether a seat decides asked without listing the seats, a hex's grid index looked up in
 //! the map's table, and fire's cheap test of range.
 
@@ -40,9 +42,12 @@ fn leader_reference(s: &State, l: crusades_ii::scenario::LeaderId) -> Vec<(Hex, 
 }
 
 /// Every unit's moves (with its stack and alone, along a one-hex path to each of a few of
-/// its destinations, and the 4 MP of a charge's pursuit), swept as searched by states.
-fn check_moves(s: &State, context: &str) {
+/// its destinations, and the 4 MP of a charge's pursuit), swept as searched by states; a
+/// reinforcement's (with their entry hexes) by the pruned search as by the plain one. How
+/// many reinforcements had moves.
+fn check_moves(s: &State, context: &str) -> usize {
     let sit = s.situation();
+    let mut entering = 0;
     for u in s.unit_ids() {
         assert_eq!(
             s.pursuit_destinations(u),
@@ -52,6 +57,9 @@ fn check_moves(s: &State, context: &str) {
         );
         for alone in [false, true] {
             let swept = s.route_destinations(u, alone, &[], &sit);
+            if s.unit(u).loc == crusades_ii::state::Loc::Waiting && !swept.is_empty() {
+                entering += 1;
+            }
             assert_eq!(
                 swept,
                 s.plain_route_destinations(u, alone, &[], &sit),
@@ -70,6 +78,7 @@ fn check_moves(s: &State, context: &str) {
             }
         }
     }
+    entering
 }
 
 /// Set-up actions near the legal ones (other hexes, other facings): each must be accepted
@@ -124,7 +133,7 @@ fn check_fire(s: &State, seat: engine::Seat, legal: &[Action]) {
 
 #[test]
 fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
-    let mut checked = [0usize; 8];
+    let mut checked = [0usize; 9];
     for scenario in ["hattin", "hab", "nicopolis", "tannenburg"] {
         let advanced = [
             "advanced-sequence",
@@ -160,7 +169,7 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
                         "{scenario} seed {seed} ply {plies}: the end-of-movement check"
                     );
                     checked[1] += 1;
-                    check_moves(&s, &format!("{scenario} seed {seed} ply {plies}"));
+                    checked[8] += check_moves(&s, &format!("{scenario} seed {seed} ply {plies}"));
                     checked[5] += 1;
                     for l in s.leader_ids() {
                         assert_eq!(
@@ -249,7 +258,7 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
         }
     }
     assert!(
-        checked[..6].iter().all(|&n| n > 50) && checked[6] > 0 && checked[7] > 0,
+        checked[..6].iter().all(|&n| n > 50) && checked[6] > 0 && checked[7] > 0 && checked[8] > 50,
         "positions checked: {checked:?}"
     );
 }
