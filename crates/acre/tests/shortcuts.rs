@@ -439,3 +439,21 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
         "positions checked: {checked:?}"
     );
 }
+
+/// The lines of sight kept for the data ([`acre::state::Derived::line_of_sight`], worked out
+/// from one table of lines moved to each hex) are those [`fire::line_of_sight`] draws, from
+/// every hex of the map to every hex within five of it (the kept reach and beyond).
+#[test]
+fn kept_lines_of_sight_are_the_lines_drawn() {
+    let s = start("siege", 1);
+    let r = &s.rules;
+    let mut blocked = 0;
+    for from in r.map.grid.hexes() {
+        for to in from.within(5) {
+            let drawn = fire::line_of_sight(r, from, to);
+            assert_eq!(s.derived.line_of_sight(r, from, to), drawn, "{from:?} to {to:?}");
+            blocked += usize::from(!drawn);
+        }
+    }
+    assert!(blocked > 1000, "the walls block some lines: {blocked}");
+}
