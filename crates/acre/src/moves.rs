@@ -57,8 +57,33 @@ struct Reach {
 #[derive(Default)]
 struct Scratch {
     index: Vec<u32>,
-    heap: std::collections::BinaryHeap<std::cmp::Reverse<u64>>,
+    queue: Buckets,
     next: Vec<(u32, u32)>,
+}
+
+/// The queue of [`Reach::run`]: by cost, the positions in [`Reach::nodes`] pushed at that
+/// cost, each with whether they were pushed out of ascending order. Costs are small
+/// integers (half Movement Points within an allowance), so a bucket a cost takes the place
+/// of a binary heap; every bucket is empty again after a search.
+#[derive(Default)]
+struct Buckets {
+    at: Vec<(Vec<u32>, bool)>,
+}
+
+impl Buckets {
+    /// Pushes the position `pos` at `cost`.
+    #[inline]
+    fn push(&mut self, cost: u32, pos: u32) {
+        let c = cost as usize;
+        if c >= self.at.len() {
+            self.at.resize_with(c + 1, Default::default);
+        }
+        let (bucket, unsorted) = &mut self.at[c];
+        if bucket.last().is_some_and(|&last| last > pos) {
+            *unsorted = true;
+        }
+        bucket.push(pos);
+    }
 }
 
 thread_local! {
@@ -85,6 +110,12 @@ impl Reach {
     }
 
     /// [`Reach::run`] in the working space `scratch`, which it leaves as it found it.
+    ///
+    /// Nodes are settled in the order of a binary heap keyed by (cost, position in
+    /// [`Reach::nodes`]), as [`hexgrid::search`] settles them: cost by cost, each cost's
+    /// bucket in ascending position (sorted only when pushed out of order; a step of no cost
+    /// is put in its place among the bucket's positions still to settle). A position whose
+    /// node was reached more cheaply since it was pushed is passed over.
     fn run_in(
         scratch: &mut Scratch,
         count: usize,
@@ -93,16 +124,14 @@ impl Reach {
         mut successors: impl FnMut(u32, &mut Vec<(u32, u32)>),
         mut may_continue: impl FnMut(u32) -> bool,
     ) -> Reach {
-        use std::cmp::Reverse;
         let Scratch {
             index,
-            heap,
+            queue,
             next: out,
         } = scratch;
         if index.len() < count {
             index.resize(count, NONE);
         }
-        heap.clear();
         // Room for a move's usual reach, so that the lists seldom grow.
         let room = count.min(512);
         let mut nodes = Vec::with_capacity(room);
@@ -113,48 +142,65 @@ impl Reach {
         });
         let mut order = Vec::with_capacity(room);
         index[start as usize] = 0;
-        heap.push(Reverse(0u64));
-        while let Some(Reverse(key)) = heap.pop() {
-            let cost = (key >> 32) as u32;
-            let i = key as u32;
-            if nodes[i as usize].cost != cost {
-                continue;
+        queue.push(0, 0);
+        let mut cost = 0u32;
+        while cost <= budget && (cost as usize) < queue.at.len() {
+            let (mut bucket, unsorted) = std::mem::take(&mut queue.at[cost as usize]);
+            if unsorted {
+                bucket.sort_unstable();
             }
-            order.push(i);
-            let node = nodes[i as usize].node;
-            if i != 0 && !may_continue(node) {
-                continue;
-            }
-            out.clear();
-            successors(node, out);
-            for &(next, step) in out.iter() {
-                let Some(next_cost) = cost.checked_add(step) else {
-                    continue;
-                };
-                if next_cost > budget {
+            let mut next_in_bucket = 0;
+            while let Some(&i) = bucket.get(next_in_bucket) {
+                next_in_bucket += 1;
+                if nodes[i as usize].cost != cost {
                     continue;
                 }
-                let j = index[next as usize];
-                let pos = if j == NONE {
-                    let j = nodes.len() as u32;
-                    index[next as usize] = j;
-                    nodes.push(Reached {
-                        node: next,
-                        cost: next_cost,
-                        parent: i,
-                    });
-                    j
-                } else {
-                    let reached = &mut nodes[j as usize];
-                    if next_cost >= reached.cost {
+                order.push(i);
+                let node = nodes[i as usize].node;
+                if i != 0 && !may_continue(node) {
+                    continue;
+                }
+                out.clear();
+                successors(node, out);
+                for &(next, step) in out.iter() {
+                    let Some(next_cost) = cost.checked_add(step) else {
+                        continue;
+                    };
+                    if next_cost > budget {
                         continue;
                     }
-                    reached.cost = next_cost;
-                    reached.parent = i;
-                    j
-                };
-                heap.push(Reverse((u64::from(next_cost) << 32) | u64::from(pos)));
+                    let j = index[next as usize];
+                    let pos = if j == NONE {
+                        let j = nodes.len() as u32;
+                        index[next as usize] = j;
+                        nodes.push(Reached {
+                            node: next,
+                            cost: next_cost,
+                            parent: i,
+                        });
+                        j
+                    } else {
+                        let reached = &mut nodes[j as usize];
+                        if next_cost >= reached.cost {
+                            continue;
+                        }
+                        reached.cost = next_cost;
+                        reached.parent = i;
+                        j
+                    };
+                    if next_cost == cost {
+                        // A step of no cost: settled in this bucket, in its place.
+                        let rest = &bucket[next_in_bucket..];
+                        let place = next_in_bucket + rest.partition_point(|&x| x < pos);
+                        bucket.insert(place, pos);
+                    } else {
+                        queue.push(next_cost, pos);
+                    }
+                }
             }
+            bucket.clear();
+            queue.at[cost as usize] = (bucket, false);
+            cost += 1;
         }
         for n in &nodes {
             index[n.node as usize] = NONE;
