@@ -155,6 +155,9 @@ pub struct Derived {
     /// By each hex's grid index, its all-sea hexsides (6.12), a bit for each direction of
     /// [`Derived::adjacent`], as [`crate::map::Map::all_sea_between`] answers.
     pub sea_sides: Vec<u8>,
+    /// By each hex's grid index, a bit for each direction of [`Derived::adjacent`] whose
+    /// neighbour is on the map across a hexside that is not all sea (6.12).
+    pub open_sides: Vec<u8>,
     /// By each hex's grid index, its terrain class ([`crate::map::Map::class`]).
     pub classes: Vec<crate::map::Class>,
     /// By each hex's grid index, whether it is of [`Derived::crusader_ground`].
@@ -264,6 +267,20 @@ impl Derived {
                 .map(|h| {
                     h.neighbours()
                         .map(|n| rules.map.grid.index(n).map_or(OFF_MAP, |k| k as u16))
+                })
+                .collect(),
+            open_sides: rules
+                .map
+                .grid
+                .hexes()
+                .map(|h| {
+                    h.neighbours()
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &n)| {
+                            rules.map.grid.index(n).is_some() && !rules.map.all_sea_between(h, n)
+                        })
+                        .fold(0u8, |bits, (d, _)| bits | 1 << d)
                 })
                 .collect(),
             sea_sides: rules
