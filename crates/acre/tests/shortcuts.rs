@@ -457,3 +457,33 @@ fn kept_lines_of_sight_are_the_lines_drawn() {
     }
     assert!(blocked > 1000, "the walls block some lines: {blocked}");
 }
+
+/// The rules shared by every game started from the same data ([`acre::rules::Rules::shared`])
+/// are those [`acre::rules::Rules::load`] reads from it; data that differs in a file read is
+/// loaded on its own.
+#[test]
+fn shared_rules_are_the_rules_loaded() {
+    use acre::rules::{Rules, SCENARIO};
+    let data = acre::builtin_data();
+    let shared = Rules::shared(&data).expect("loads");
+    assert!(*shared == Rules::load(&data).expect("loads"));
+    assert!(std::sync::Arc::ptr_eq(&shared, &Rules::shared(&data).expect("loads")));
+    // A data set with another scenario title (as an override folder would give).
+    let paths: Vec<&str> = data.paths_under("acre/").collect();
+    let texts: Vec<String> = paths
+        .iter()
+        .map(|&p| {
+            let text = data.text(p).expect("listed").to_string();
+            if p == SCENARIO {
+                text.replacen("title = \"", "title = \"Another ", 1)
+            } else {
+                text
+            }
+        })
+        .collect();
+    let other = engine::DataSet::from_files(paths.iter().copied().zip(texts.iter().map(String::as_str)));
+    let other_shared = Rules::shared(&other).expect("loads");
+    assert!(!std::sync::Arc::ptr_eq(&shared, &other_shared));
+    assert!(*other_shared == Rules::load(&other).expect("loads"));
+    assert!(other_shared.scenario.title.starts_with("Another "));
+}
