@@ -183,11 +183,7 @@ impl Startable for State {
             ));
         }
         let rules = Rules::shared(data)?;
-        Ok(State::new(
-            rules,
-            conrad,
-            Dice::new(setup.seed, setup.dice),
-        ))
+        Ok(State::new(rules, conrad, Dice::new(setup.seed, setup.dice)))
     }
 }
 

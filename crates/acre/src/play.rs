@@ -643,7 +643,7 @@ impl State {
             r.siege.len(),
             &self.work.shots,
             &self.derived.walls,
-            |shots| bombardment::check_bombardment(r, pos, shots).is_ok(),
+            |shots| bombardment::bombardment_allowed(r, pos, shots),
             Action::Bombard,
         )
     }
@@ -1344,7 +1344,7 @@ impl State {
         let r = self.rules.clone();
         match action {
             Action::DeployHistorical => {
-                if let Ok(hist) = setup::historical(&r, self.conrad) {
+                if let Ok(hist) = setup::historical_kept(&r, self.conrad) {
                     for p in setup::pieces(&r, side, self.conrad) {
                         set_at(&mut self.pos, p, p.at(&hist));
                     }
