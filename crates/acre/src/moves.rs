@@ -931,6 +931,7 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
     let ground = Ground {
         enemy_zoc: Rc::clone(&moves.enemy_zoc),
         board,
+        ender: Ender::new(s, Piece::Unit(unit), false),
         mover: moves.mover,
         budget: moves.budget,
         into_clear: vec![std::cell::Cell::new(UNKNOWN); r.map.grid.len()],
@@ -951,22 +952,29 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
         charge_lines(
             s,
             &ground,
-            unit,
             (first, node as usize, cost),
             held && from_start,
-            |at, line| {
+            |(at, k), line| {
                 let mut path = moves.path(r, i);
                 if path.iter().any(|h| line.contains(h)) {
                     return;
                 }
                 path.extend(line.iter().copied());
-                for target in r.map.neighbours(at) {
+                // The neighbours of [`crate::map::Map::neighbours`], by grid index.
+                for &t in &s.derived.adjacent[k] {
+                    if t == OFF_MAP {
+                        continue;
+                    }
                     // Only a Moslem unit is charged ([`crate::cavalry::is_charge`]); the
                     // board without the charging unit says so of every hex but its own,
                     // which holds no Moslem unit either.
-                    if ground.board.side_at(r, target) != Some(Side::Moslem) {
+                    let [first, _, _] = ground.board.cell(usize::from(t));
+                    if first.map(|u| r.side_of(u)) != Some(Side::Moslem) {
                         continue;
                     }
+                    let Some(target) = r.map.grid.hex_at(usize::from(t)) else {
+                        continue;
+                    };
                     let charge = crate::cavalry::is_charge(r, &s.pos, unit, &path, target).is_ok();
                     let unit_there = s.pos.unit_at(target).is_some();
                     if charge && unit_there {
@@ -983,6 +991,8 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
 /// Moslem zones of control in it, and the unit's move.
 struct Ground<'a> {
     board: Board<'a>,
+    /// Where the charging unit may end its move ([`may_end`]).
+    ender: Ender<'a>,
     /// By grid index: controlled by the Moslem (6.0).
     enemy_zoc: Rc<Vec<bool>>,
     mover: Mover,
@@ -997,10 +1007,11 @@ impl Ground<'_> {
     /// `next` (of grid index `k`) beside it (`None`: prohibited), `sea` saying whether the
     /// hexside between them is all sea. Into a hex that is not a Wall/Tower hex, the only
     /// part of it that asks where the step comes from is the all-sea hexside (6.12), so the
-    /// rest is asked once a hex.
+    /// rest is asked once a hex, of [`entry_into`] (which answers as [`movement::entry`]
+    /// from any hex but for the wall rules).
     fn step_into_clear(
         &self,
-        rules: &Rules,
+        s: &State,
         (at, k, next): (Hex, usize, Hex),
         sea: bool,
     ) -> Option<u32> {
@@ -1010,7 +1021,14 @@ impl Ground<'_> {
         let known = self.into_clear.get(k)?;
         match known.get() {
             UNKNOWN => {
-                let cost = movement::entry(rules, &self.board, self.mover, at, next).ok();
+                let (r, d) = (&s.rules, &s.derived);
+                let cost = match entry_into(r, d, &self.board, self.mover, (k, next), false, false)
+                {
+                    Entry::Open(c) => Some(c),
+                    Entry::Closed => None,
+                    // A Wall/Tower hex: asked of the plain rule.
+                    Entry::Wall(..) => movement::entry(r, &self.board, self.mover, at, next).ok(),
+                };
                 known.set(cost.map_or(PROHIBITED, |c| c + COST));
                 cost
             }
@@ -1030,19 +1048,18 @@ const COST: u32 = 2;
 /// Acre 15.21: the straight lines of four Clear hexes a charge may end with, from `first`
 /// (of grid index `k`, reached at `cost`; `held`: the unit starts there in an enemy zone of
 /// control, so its first step may not be into another, 6.22): `found_line` each line's last
-/// hex and its hexes. The lines run on the map's grid indices ([`Derived::adjacent`],
-/// [`Derived::classes`], [`Derived::sea_sides`]), in the order of [`crate::map::Map::neighbours`].
+/// hex with its grid index, and its hexes, where the unit may end its move. The lines run on
+/// the map's grid indices ([`Derived::adjacent`], [`Derived::classes`],
+/// [`Derived::sea_sides`]), in the order of [`crate::map::Map::neighbours`].
 fn charge_lines(
     s: &State,
     ground: &Ground,
-    unit: usize,
     (first, k, cost): (Hex, usize, u32),
     held: bool,
-    mut found_line: impl FnMut(Hex, &[Hex]),
+    mut found_line: impl FnMut((Hex, usize), &[Hex]),
 ) {
     /// Acre 15.21: Clear hexes in a straight line.
     const RUN: usize = 4;
-    let r = &s.rules;
     let d = &s.derived;
     for (way, dir) in hexgrid::Direction::ALL.into_iter().enumerate() {
         if d.adjacent[k][way] == OFF_MAP {
@@ -1070,7 +1087,7 @@ fn charge_lines(
             }
             // 6.12: never across an all-sea hexside.
             let sea = d.sea_sides[here] & 1 << way != 0;
-            let Some(c) = ground.step_into_clear(r, (at, there, next), sea) else {
+            let Some(c) = ground.step_into_clear(s, (at, there, next), sea) else {
                 ok = false;
                 break;
             };
@@ -1078,9 +1095,9 @@ fn charge_lines(
             *step = next;
             (at, here) = (next, there);
         }
-        let ends = ok && may_end(s, &ground.board, Piece::Unit(unit), at, false);
+        let ends = ok && ground.ender.may_end_at(&ground.board, here);
         if ends && spent <= ground.budget {
-            found_line(at, &line);
+            found_line((at, here), &line);
         }
     }
 }
