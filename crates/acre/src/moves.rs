@@ -675,7 +675,7 @@ impl<'a> Ender<'a> {
 
     /// [`may_end`] for this piece in the hex of grid index `k`, asked of the board's table
     /// and the areas by index.
-    #[inline]
+    #[inline(always)]
     fn may_end_at(&self, board: &Board, k: usize) -> bool {
         let r = self.rules;
         let d = self.derived;

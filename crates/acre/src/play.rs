@@ -520,10 +520,10 @@ impl State {
     /// Acre 5.0: select a piece, then one of its destinations or let it go.
     fn movement_actions(&self, side: Side, strategic: bool) -> Vec<Action> {
         if let Some(p) = self.work.selected {
-            let mut out: Vec<Action> = moves::destination_hexes(self, p, strategic)
-                .into_iter()
-                .map(Action::Move)
-                .collect();
+            let hexes = moves::destination_hexes(self, p, strategic);
+            // Room for the moves and the let-go, so that the list grows only for charges.
+            let mut out: Vec<Action> = Vec::with_capacity(hexes.len() + 1);
+            out.extend(hexes.into_iter().map(Action::Move));
             // 15.21: a charge is made in a Crusader Movement Segment of the Assault Phase.
             if let (Piece::Unit(u), false, Side::Crusader) = (p, strategic, side) {
                 out.extend(
@@ -535,11 +535,10 @@ impl State {
             out.push(Action::Deselect);
             return out;
         }
-        let mut out: Vec<Action> = self
-            .movers(side, strategic)
-            .into_iter()
-            .map(Action::Select)
-            .collect();
+        let movers = self.movers(side, strategic);
+        // Room for the selections and the end, so that the list never grows.
+        let mut out: Vec<Action> = Vec::with_capacity(movers.len() + 1);
+        out.extend(movers.into_iter().map(Action::Select));
         out.push(Action::End);
         out
     }
