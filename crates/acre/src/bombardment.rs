@@ -22,36 +22,87 @@ pub fn check_bombardment(
     pos: &Position,
     shots: &[(usize, Hex)],
 ) -> Result<(), String> {
-    let mut used = BTreeSet::new();
-    for &(engine, target) in shots {
-        let s = rules.siege.get(engine).ok_or("no such siege unit")?;
-        if s.kind != SiegeKind::GiantCatapult || s.side != Side::Crusader {
-            return Err(format!("{} is not a giant catapult (8.11)", s.name));
-        }
-        let Location::Map(at) = pos.siege[engine].at else {
-            return Err(format!("{} is not on the map (8.23)", s.name));
-        };
-        if !used.insert(engine) {
-            return Err(format!(
-                "{} may fire at only one hex a Game-Turn (8.12)",
-                s.name
-            ));
-        }
-        if !rules.map.is_wall_or_tower(target) {
-            return Err(format!(
-                "{} is not a Wall or Tower hex (8.17)",
-                rules.map.id(target)
-            ));
-        }
-        if at.distance(target) > rules.tables.bombardment_range {
-            return Err(format!(
+    match bombardment_fault(rules, pos, shots) {
+        None => Ok(()),
+        Some(fault) => Err(fault.text(rules)),
+    }
+}
+
+/// Whether [`check_bombardment`] accepts the allocation, without its reason in words.
+pub fn bombardment_allowed(rules: &Rules, pos: &Position, shots: &[(usize, Hex)]) -> bool {
+    bombardment_fault(rules, pos, shots).is_none()
+}
+
+/// The first fault [`check_bombardment`] finds in an allocation.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum BombardmentFault {
+    /// No siege unit of that index.
+    NoSuchUnit,
+    /// 8.11: the siege unit is not a giant catapult.
+    NotGiantCatapult(usize),
+    /// 8.23: the catapult is not on the map.
+    NotOnMap(usize),
+    /// 8.12: the catapult fires twice.
+    Twice(usize),
+    /// 8.17: the target is not a Wall or Tower hex.
+    NotWall(Hex),
+    /// 8.13: the target is out of range.
+    OutOfRange(Hex),
+}
+
+impl BombardmentFault {
+    /// The fault in words.
+    fn text(self, rules: &Rules) -> String {
+        let name = |e: usize| &rules.siege[e].name;
+        match self {
+            BombardmentFault::NoSuchUnit => "no such siege unit".to_string(),
+            BombardmentFault::NotGiantCatapult(e) => {
+                format!("{} is not a giant catapult (8.11)", name(e))
+            }
+            BombardmentFault::NotOnMap(e) => format!("{} is not on the map (8.23)", name(e)),
+            BombardmentFault::Twice(e) => {
+                format!("{} may fire at only one hex a Game-Turn (8.12)", name(e))
+            }
+            BombardmentFault::NotWall(target) => {
+                format!("{} is not a Wall or Tower hex (8.17)", rules.map.id(target))
+            }
+            BombardmentFault::OutOfRange(target) => format!(
                 "{} is beyond the giant catapult's range of {} hexes (8.13)",
                 rules.map.id(target),
                 rules.tables.bombardment_range
-            ));
+            ),
         }
     }
-    Ok(())
+}
+
+/// Acre 8.11, 8.12, 8.13, 12.22: the first fault of [`check_bombardment`], if any.
+fn bombardment_fault(
+    rules: &Rules,
+    pos: &Position,
+    shots: &[(usize, Hex)],
+) -> Option<BombardmentFault> {
+    let mut used = BTreeSet::new();
+    for &(engine, target) in shots {
+        let Some(s) = rules.siege.get(engine) else {
+            return Some(BombardmentFault::NoSuchUnit);
+        };
+        if s.kind != SiegeKind::GiantCatapult || s.side != Side::Crusader {
+            return Some(BombardmentFault::NotGiantCatapult(engine));
+        }
+        let Location::Map(at) = pos.siege[engine].at else {
+            return Some(BombardmentFault::NotOnMap(engine));
+        };
+        if !used.insert(engine) {
+            return Some(BombardmentFault::Twice(engine));
+        }
+        if !rules.map.is_wall_or_tower(target) {
+            return Some(BombardmentFault::NotWall(target));
+        }
+        if at.distance(target) > rules.tables.bombardment_range {
+            return Some(BombardmentFault::OutOfRange(target));
+        }
+    }
+    None
 }
 
 /// Acre 8.4, 8.14: one giant catapult's bombardment: the Breach Points of the roll added to
@@ -282,7 +333,7 @@ pub fn check_return_on(
 ) -> Result<(), String> {
     use crate::map::Class;
     let s = &rules.siege[siege];
-    let id = rules.map.id(hex);
+    let id = || rules.map.id(hex);
     let due = pos.siege[siege].returns_on.is_some_and(|t| t <= turn);
     if !due || pos.siege[siege].at != Location::OffMap {
         return Err(format!(
@@ -293,7 +344,8 @@ pub fn check_return_on(
     if !between.contains(&hex) {
         return Err(format!(
             "{} returns between the outerworks and the foss, not in {id} (12.23)",
-            s.name
+            s.name,
+            id = id()
         ));
     }
     let class = rules.map.class(hex);
@@ -306,18 +358,19 @@ pub fn check_return_on(
     if barred {
         return Err(format!(
             "{} may not be deployed in {id} (12.12, 12.23)",
-            s.name
+            s.name,
+            id = id()
         ));
     }
     if pos.siege_at(hex).is_some() {
-        return Err(format!("{id} already holds a siege unit (5.53)"));
+        return Err(format!("{id} already holds a siege unit (5.53)", id = id()));
     }
     if pos.side_at(rules, hex).is_some_and(|x| x != s.side)
         || pos
             .leader_at(hex)
             .is_some_and(|l| rules.leaders[l].side != s.side)
     {
-        return Err(format!("{id} holds an enemy unit (5.12)"));
+        return Err(format!("{id} holds an enemy unit (5.12)", id = id()));
     }
     Ok(())
 }

@@ -199,7 +199,7 @@ impl Tunnels {
     /// already tunnelled, and touching no other operative Tunnel hex or base: one single
     /// mineshaft that neither branches nor crosses another.
     pub fn check_extend(&self, rules: &Rules, base: usize, hex: Hex) -> Result<(), String> {
-        let id = rules.map.id(hex);
+        let id = || rules.map.id(hex);
         if !self.bases_complete(rules) {
             return Err("all four Tunnel Bases must be built before any Tunnel hex (13.22)".into());
         }
@@ -208,19 +208,24 @@ impl Tunnels {
         }
         if !self.end(base).is_adjacent(hex) {
             return Err(format!(
-                "{id} is not next to the end of the tunnel (13.26, 13.27)"
+                "{id} is not next to the end of the tunnel (13.26, 13.27)",
+                id = id()
             ));
         }
         if !tunnellable(rules, hex) {
-            return Err(format!("{id} cannot be tunnelled (Mine Planning Sheet)"));
+            return Err(format!(
+                "{id} cannot be tunnelled (Mine Planning Sheet)",
+                id = id()
+            ));
         }
         if self.inoperative.contains(&hex) {
             return Err(format!(
-                "{id} is inoperative: no tunnel may enter it (13.24)"
+                "{id} is inoperative: no tunnel may enter it (13.24)",
+                id = id()
             ));
         }
         if self.bases.contains(&hex) || self.operative(hex).is_some() {
-            return Err(format!("{id} is already part of a tunnel"));
+            return Err(format!("{id} is already part of a tunnel", id = id()));
         }
         let own_end = self.end(base);
         for (b, shaft) in self.shafts.iter().enumerate() {
@@ -229,8 +234,7 @@ impl Tunnels {
                 if n != own_end && n.is_adjacent(hex) {
                     return Err(format!(
                         "{id} would touch tunnel hex {}: a tunnel is a single shaft that neither branches nor crosses another (13.27)",
-                        rules.map.id(n)
-                    ));
+                        rules.map.id(n), id = id()));
                 }
             }
         }

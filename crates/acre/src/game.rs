@@ -3,8 +3,6 @@
 //! legal actions and views of [`crate::play`] and [`crate::view`], and `determinize`, which
 //! re-draws the other side's secrets consistently with what the seat sees.
 
-use std::sync::Arc;
-
 use engine::{
     Applied, Board, DataErrors, DataSet, Dice, Facts, Log, OptionInfo, Outcome, Pending, Rejection,
     ScenarioInfo, Seat, Setup, Startable, Viewer,
@@ -184,12 +182,8 @@ impl Startable for State {
                 "Acre has no position files: set up with `deploy-historical` or piece by piece",
             ));
         }
-        let rules = Rules::load(data)?;
-        Ok(State::new(
-            Arc::new(rules),
-            conrad,
-            Dice::new(setup.seed, setup.dice),
-        ))
+        let rules = Rules::shared(data)?;
+        Ok(State::new(rules, conrad, Dice::new(setup.seed, setup.dice)))
     }
 }
 

@@ -52,13 +52,47 @@ struct Reach {
 
 /// What [`Reach::run`] works in, kept on the thread between searches so that it is neither
 /// allocated nor filled again for each: by node number, its position in the nodes reached
-/// ([`NONE`] again after every search), the queue of positions to settle and the next
-/// nodes of the one settled.
+/// ([`NONE`] again after every search) and the queue of positions to settle.
 #[derive(Default)]
 struct Scratch {
     index: Vec<u32>,
-    heap: std::collections::BinaryHeap<std::cmp::Reverse<u64>>,
-    next: Vec<(u32, u32)>,
+    queue: Buckets,
+}
+
+/// The nodes of a search by [`Reach::run`]: the steps out of each and where a search stops.
+trait Steps {
+    /// Calls [`Frontier::step`] for each node a step from `node`, with the cost of the step,
+    /// in the order the search takes them.
+    fn each(&mut self, node: u32, frontier: &mut Frontier);
+
+    /// Whether a node reached (other than the start) is expanded further, as in
+    /// [`hexgrid::search`].
+    fn may_continue(&self, node: u32) -> bool;
+}
+
+/// The queue of [`Reach::run`]: by cost, the positions in [`Reach::nodes`] pushed at that
+/// cost, each with whether they were pushed out of ascending order. Costs are small
+/// integers (half Movement Points within an allowance), so a bucket a cost takes the place
+/// of a binary heap; every bucket is empty again after a search.
+#[derive(Default)]
+struct Buckets {
+    at: Vec<(Vec<u32>, bool)>,
+}
+
+impl Buckets {
+    /// Pushes the position `pos` at `cost`.
+    #[inline]
+    fn push(&mut self, cost: u32, pos: u32) {
+        let c = cost as usize;
+        if c >= self.at.len() {
+            self.at.resize_with(c + 1, Default::default);
+        }
+        let (bucket, unsorted) = &mut self.at[c];
+        if bucket.last().is_some_and(|&last| last > pos) {
+            *unsorted = true;
+        }
+        bucket.push(pos);
+    }
 }
 
 thread_local! {
@@ -66,43 +100,90 @@ thread_local! {
     static SCRATCH: RefCell<Scratch> = RefCell::new(Scratch::default());
 }
 
+/// A search of [`Reach::run_in`] under way, settling the node at position `from` of
+/// `nodes`, reached at `cost`, from the bucket of that cost (`next_in_bucket`: the place
+/// of the next position to settle in it).
+struct Frontier<'s> {
+    nodes: Vec<Reached>,
+    index: &'s mut Vec<u32>,
+    queue: &'s mut Buckets,
+    bucket: Vec<u32>,
+    next_in_bucket: usize,
+    from: u32,
+    cost: u32,
+    budget: u32,
+}
+
+impl Frontier<'_> {
+    /// A step of `step` from the node being settled to the node `next`: reached, or reached
+    /// more cheaply, within the allowance, it is queued at its new cost.
+    #[inline(always)]
+    fn step(&mut self, next: u32, step: u32) {
+        let Some(next_cost) = self.cost.checked_add(step) else {
+            return;
+        };
+        if next_cost > self.budget {
+            return;
+        }
+        let j = self.index[next as usize];
+        let pos = if j == NONE {
+            let j = self.nodes.len() as u32;
+            self.index[next as usize] = j;
+            self.nodes.push(Reached {
+                node: next,
+                cost: next_cost,
+                parent: self.from,
+            });
+            j
+        } else {
+            let reached = &mut self.nodes[j as usize];
+            if next_cost >= reached.cost {
+                return;
+            }
+            reached.cost = next_cost;
+            reached.parent = self.from;
+            j
+        };
+        if next_cost == self.cost {
+            // A step of no cost: settled in this bucket, in its place.
+            let at = self.next_in_bucket;
+            let place = at + self.bucket[at..].partition_point(|&x| x < pos);
+            self.bucket.insert(place, pos);
+        } else {
+            self.queue.push(next_cost, pos);
+        }
+    }
+}
+
 impl Reach {
-    /// Searches from `start` within `budget` among `count` nodes: `successors(n, out)`
-    /// pushes each next node and the cost of the step to it, `may_continue(n)` says whether
-    /// a node reached (other than the start) is expanded further, as in [`hexgrid::search`].
-    fn run(
-        count: usize,
-        start: u32,
-        budget: u32,
-        successors: impl FnMut(u32, &mut Vec<(u32, u32)>),
-        may_continue: impl FnMut(u32) -> bool,
-    ) -> Reach {
+    /// Searches from `start` within `budget` among `count` nodes, the steps between them
+    /// given by `steps`, as [`hexgrid::search`] does.
+    fn run(count: usize, start: u32, budget: u32, steps: &mut impl Steps) -> Reach {
         // Taken out while the search runs: a search that stopped half-way leaves none behind.
         let mut scratch = SCRATCH.with(RefCell::take);
-        let reach = Reach::run_in(&mut scratch, count, start, budget, successors, may_continue);
+        let reach = Reach::run_in(&mut scratch, count, start, budget, steps);
         SCRATCH.with(|s| s.replace(scratch));
         reach
     }
 
     /// [`Reach::run`] in the working space `scratch`, which it leaves as it found it.
+    ///
+    /// Nodes are settled in the order of a binary heap keyed by (cost, position in
+    /// [`Reach::nodes`]), as [`hexgrid::search`] settles them: cost by cost, each cost's
+    /// bucket in ascending position (sorted only when pushed out of order; a step of no cost
+    /// is put in its place among the bucket's positions still to settle). A position whose
+    /// node was reached more cheaply since it was pushed is passed over.
     fn run_in(
         scratch: &mut Scratch,
         count: usize,
         start: u32,
         budget: u32,
-        mut successors: impl FnMut(u32, &mut Vec<(u32, u32)>),
-        mut may_continue: impl FnMut(u32) -> bool,
+        steps: &mut impl Steps,
     ) -> Reach {
-        use std::cmp::Reverse;
-        let Scratch {
-            index,
-            heap,
-            next: out,
-        } = scratch;
+        let Scratch { index, queue } = scratch;
         if index.len() < count {
             index.resize(count, NONE);
         }
-        heap.clear();
         // Room for a move's usual reach, so that the lists seldom grow.
         let room = count.min(512);
         let mut nodes = Vec::with_capacity(room);
@@ -113,49 +194,43 @@ impl Reach {
         });
         let mut order = Vec::with_capacity(room);
         index[start as usize] = 0;
-        heap.push(Reverse(0u64));
-        while let Some(Reverse(key)) = heap.pop() {
-            let cost = (key >> 32) as u32;
-            let i = key as u32;
-            if nodes[i as usize].cost != cost {
-                continue;
+        queue.push(0, 0);
+        let mut f = Frontier {
+            nodes,
+            index,
+            queue,
+            bucket: Vec::new(),
+            next_in_bucket: 0,
+            from: 0,
+            cost: 0,
+            budget,
+        };
+        while f.cost <= budget && (f.cost as usize) < f.queue.at.len() {
+            let unsorted;
+            (f.bucket, unsorted) = std::mem::take(&mut f.queue.at[f.cost as usize]);
+            if unsorted {
+                f.bucket.sort_unstable();
             }
-            order.push(i);
-            let node = nodes[i as usize].node;
-            if i != 0 && !may_continue(node) {
-                continue;
-            }
-            out.clear();
-            successors(node, out);
-            for &(next, step) in out.iter() {
-                let Some(next_cost) = cost.checked_add(step) else {
-                    continue;
-                };
-                if next_cost > budget {
+            f.next_in_bucket = 0;
+            while let Some(&i) = f.bucket.get(f.next_in_bucket) {
+                f.next_in_bucket += 1;
+                let Reached { node, cost, .. } = f.nodes[i as usize];
+                if cost != f.cost {
                     continue;
                 }
-                let j = index[next as usize];
-                let pos = if j == NONE {
-                    let j = nodes.len() as u32;
-                    index[next as usize] = j;
-                    nodes.push(Reached {
-                        node: next,
-                        cost: next_cost,
-                        parent: i,
-                    });
-                    j
-                } else {
-                    let reached = &mut nodes[j as usize];
-                    if next_cost >= reached.cost {
-                        continue;
-                    }
-                    reached.cost = next_cost;
-                    reached.parent = i;
-                    j
-                };
-                heap.push(Reverse((u64::from(next_cost) << 32) | u64::from(pos)));
+                order.push(i);
+                if i != 0 && !steps.may_continue(node) {
+                    continue;
+                }
+                f.from = i;
+                steps.each(node, &mut f);
             }
+            let mut bucket = std::mem::take(&mut f.bucket);
+            bucket.clear();
+            f.queue.at[f.cost as usize] = (bucket, false);
+            f.cost += 1;
         }
+        let Frontier { nodes, index, .. } = f;
         for n in &nodes {
             index[n.node as usize] = NONE;
         }
@@ -306,6 +381,113 @@ thread_local! {
     static ENTRIES: RefCell<Entries> = RefCell::new(Entries::default());
 }
 
+/// The steps of a piece's move between the map's hexes by grid index (and from off the map
+/// for an army unit entering, 7.21) for [`Reach::run`], with the entry costs of the hexes
+/// worked out the first time they are entered.
+struct HexSteps<'a> {
+    s: &'a State,
+    /// The position without the moving piece.
+    board: &'a Board<'a>,
+    /// The start's node.
+    start: u32,
+    /// The node off the map.
+    off: u32,
+    /// The start is controlled by the enemy (6.22).
+    starts_controlled: bool,
+    /// By grid index: controlled by the enemy (6.0) in the position without the piece.
+    enemy_zoc: &'a [bool],
+    /// The piece is a siege tower (12.11, 12.12).
+    tower: bool,
+    mover: Mover,
+    /// 9.24: no road rates.
+    no_road: bool,
+    /// [`Entries::cost`].
+    entries: &'a mut [u32],
+    /// [`Entries::worked`].
+    worked: &'a mut Vec<u32>,
+}
+
+impl Steps for HexSteps<'_> {
+    #[inline(always)]
+    fn each(&mut self, node: u32, frontier: &mut Frontier) {
+        let s = self.s;
+        let r = &s.rules;
+        let d = &s.derived;
+        let grid = r.map.grid;
+        if node == self.off {
+            for &h in &d.entry {
+                if self.board.side_at(r, h).is_none() && s.pos.effects(r, h).cost.is_some() {
+                    if let Some(k) = grid.index(h) {
+                        frontier.step(k as u32, ENTRY_COST);
+                    }
+                }
+            }
+            return;
+        }
+        let n = node as usize;
+        // The half of a packed entry for a step from this hex.
+        let shift = if d.classes[n].is_wall_or_tower() {
+            0
+        } else {
+            16
+        };
+        // On the map, not across an all-sea hexside (6.12).
+        let mut open = d.open_sides[n];
+        let adjacent = &d.adjacent[n];
+        // A unit starting in an enemy-controlled hex first steps to one that is not.
+        if node == self.start && self.starts_controlled {
+            for (dir, &k) in adjacent.iter().enumerate() {
+                if k != OFF_MAP && self.enemy_zoc[usize::from(k)] {
+                    open &= !(1 << dir);
+                }
+            }
+        }
+        while open != 0 {
+            let dir = open.trailing_zeros() as usize;
+            open &= open - 1;
+            let Some(&k) = adjacent.get(dir) else { break };
+            let k = usize::from(k);
+            // 12.11, 12.12: a tower keeps to the ground between the outerworks and the
+            // foss, never into an unfilled foss hex.
+            if self.tower {
+                let Some(next) = grid.hex_at(k) else { continue };
+                if !d.between.contains(&next) || s.pos.unfilled_foss(r, next) {
+                    continue;
+                }
+            }
+            let Some(&known) = self.entries.get(k) else {
+                continue;
+            };
+            let mut entry = known;
+            if entry == UNWORKED {
+                let Some(next) = grid.hex_at(k) else { continue };
+                self.worked.push(k as u32);
+                let enemy_controls = self.enemy_zoc[k];
+                entry = entry_into(
+                    r,
+                    d,
+                    self.board,
+                    self.mover,
+                    (k, next),
+                    enemy_controls,
+                    self.no_road,
+                )
+                .packed();
+                self.entries[k] = entry;
+            }
+            let cost = entry >> shift & 0xFFFF;
+            if cost != SHUT {
+                frontier.step(k as u32, cost);
+            }
+        }
+    }
+
+    #[inline]
+    fn may_continue(&self, node: u32) -> bool {
+        node == self.off || !self.enemy_zoc[node as usize]
+    }
+}
+
 /// The movement search of a combat unit or leader (not a siege unit), handed to `then`.
 fn search_moves<T>(
     s: &State,
@@ -314,7 +496,6 @@ fn search_moves<T>(
     then: impl FnOnce(Search) -> T,
 ) -> Option<T> {
     let r = &s.rules;
-    let d = &s.derived;
     let side = s.side_of_piece(piece);
     let enemy = side.enemy();
     // The board of the position, then without the moving piece.
@@ -382,67 +563,20 @@ fn search_moves<T>(
     if entries.len() < grid.len() {
         entries.resize(grid.len(), UNWORKED);
     }
-    let reach = Reach::run(
-        grid.len() + 1,
+    let mut steps = HexSteps {
+        s,
+        board: &board,
         start,
-        budget,
-        |n, out| {
-            if n == off {
-                for &h in &d.entry {
-                    if board.side_at(r, h).is_none() && s.pos.effects(r, h).cost.is_some() {
-                        if let Some(k) = grid.index(h) {
-                            out.push((k as u32, ENTRY_COST));
-                        }
-                    }
-                }
-                return;
-            }
-            let n = n as usize;
-            // The half of a packed entry for a step from this hex.
-            let shift = if d.classes[n].is_wall_or_tower() {
-                0
-            } else {
-                16
-            };
-            let sea = d.sea_sides[n];
-            // A unit starting in an enemy-controlled hex first steps to one that is not.
-            let leaving_control = n == start as usize && starts_controlled;
-            for (dir, &k) in d.adjacent[n].iter().enumerate() {
-                if k == OFF_MAP {
-                    continue;
-                }
-                let k = usize::from(k);
-                if leaving_control && enemy_zoc[k] {
-                    continue;
-                }
-                // 12.11, 12.12: a tower keeps to the ground between the outerworks and
-                // the foss, never into an unfilled foss hex.
-                if tower {
-                    let Some(next) = grid.hex_at(k) else { continue };
-                    if !d.between.contains(&next) || s.pos.unfilled_foss(r, next) {
-                        continue;
-                    }
-                }
-                // 6.12: never across an all-sea hexside.
-                if sea & 1 << dir != 0 {
-                    continue;
-                }
-                let mut entry = entries[k];
-                if entry == UNWORKED {
-                    let Some(next) = grid.hex_at(k) else { continue };
-                    worked.push(k as u32);
-                    entry =
-                        entry_into(r, d, &board, mover, (k, next), enemy_zoc[k], no_road).packed();
-                    entries[k] = entry;
-                }
-                let cost = entry >> shift & 0xFFFF;
-                if cost != SHUT {
-                    out.push((k as u32, cost));
-                }
-            }
-        },
-        |n| n == off || !enemy_zoc[n as usize],
-    );
+        off,
+        starts_controlled,
+        enemy_zoc: &enemy_zoc,
+        tower,
+        mover,
+        no_road,
+        entries,
+        worked,
+    };
+    let reach = Reach::run(grid.len() + 1, start, budget, &mut steps);
     for &k in worked.iter() {
         entries[k as usize] = UNWORKED;
     }
@@ -541,7 +675,7 @@ impl<'a> Ender<'a> {
 
     /// [`may_end`] for this piece in the hex of grid index `k`, asked of the board's table
     /// and the areas by index.
-    #[inline]
+    #[inline(always)]
     fn may_end_at(&self, board: &Board, k: usize) -> bool {
         let r = self.rules;
         let d = self.derived;
@@ -797,6 +931,7 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
     let ground = Ground {
         enemy_zoc: Rc::clone(&moves.enemy_zoc),
         board,
+        ender: Ender::new(s, Piece::Unit(unit), false),
         mover: moves.mover,
         budget: moves.budget,
         into_clear: vec![std::cell::Cell::new(UNKNOWN); r.map.grid.len()],
@@ -817,22 +952,29 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
         charge_lines(
             s,
             &ground,
-            unit,
             (first, node as usize, cost),
             held && from_start,
-            |at, line| {
+            |(at, k), line| {
                 let mut path = moves.path(r, i);
                 if path.iter().any(|h| line.contains(h)) {
                     return;
                 }
                 path.extend(line.iter().copied());
-                for target in r.map.neighbours(at) {
+                // The neighbours of [`crate::map::Map::neighbours`], by grid index.
+                for &t in &s.derived.adjacent[k] {
+                    if t == OFF_MAP {
+                        continue;
+                    }
                     // Only a Moslem unit is charged ([`crate::cavalry::is_charge`]); the
                     // board without the charging unit says so of every hex but its own,
                     // which holds no Moslem unit either.
-                    if ground.board.side_at(r, target) != Some(Side::Moslem) {
+                    let [first, _, _] = ground.board.cell(usize::from(t));
+                    if first.map(|u| r.side_of(u)) != Some(Side::Moslem) {
                         continue;
                     }
+                    let Some(target) = r.map.grid.hex_at(usize::from(t)) else {
+                        continue;
+                    };
                     let charge = crate::cavalry::is_charge(r, &s.pos, unit, &path, target).is_ok();
                     let unit_there = s.pos.unit_at(target).is_some();
                     if charge && unit_there {
@@ -849,6 +991,8 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
 /// Moslem zones of control in it, and the unit's move.
 struct Ground<'a> {
     board: Board<'a>,
+    /// Where the charging unit may end its move ([`may_end`]).
+    ender: Ender<'a>,
     /// By grid index: controlled by the Moslem (6.0).
     enemy_zoc: Rc<Vec<bool>>,
     mover: Mover,
@@ -863,10 +1007,11 @@ impl Ground<'_> {
     /// `next` (of grid index `k`) beside it (`None`: prohibited), `sea` saying whether the
     /// hexside between them is all sea. Into a hex that is not a Wall/Tower hex, the only
     /// part of it that asks where the step comes from is the all-sea hexside (6.12), so the
-    /// rest is asked once a hex.
+    /// rest is asked once a hex, of [`entry_into`] (which answers as [`movement::entry`]
+    /// from any hex but for the wall rules).
     fn step_into_clear(
         &self,
-        rules: &Rules,
+        s: &State,
         (at, k, next): (Hex, usize, Hex),
         sea: bool,
     ) -> Option<u32> {
@@ -876,7 +1021,14 @@ impl Ground<'_> {
         let known = self.into_clear.get(k)?;
         match known.get() {
             UNKNOWN => {
-                let cost = movement::entry(rules, &self.board, self.mover, at, next).ok();
+                let (r, d) = (&s.rules, &s.derived);
+                let cost = match entry_into(r, d, &self.board, self.mover, (k, next), false, false)
+                {
+                    Entry::Open(c) => Some(c),
+                    Entry::Closed => None,
+                    // A Wall/Tower hex: asked of the plain rule.
+                    Entry::Wall(..) => movement::entry(r, &self.board, self.mover, at, next).ok(),
+                };
                 known.set(cost.map_or(PROHIBITED, |c| c + COST));
                 cost
             }
@@ -896,19 +1048,18 @@ const COST: u32 = 2;
 /// Acre 15.21: the straight lines of four Clear hexes a charge may end with, from `first`
 /// (of grid index `k`, reached at `cost`; `held`: the unit starts there in an enemy zone of
 /// control, so its first step may not be into another, 6.22): `found_line` each line's last
-/// hex and its hexes. The lines run on the map's grid indices ([`Derived::adjacent`],
-/// [`Derived::classes`], [`Derived::sea_sides`]), in the order of [`crate::map::Map::neighbours`].
+/// hex with its grid index, and its hexes, where the unit may end its move. The lines run on
+/// the map's grid indices ([`Derived::adjacent`], [`Derived::classes`],
+/// [`Derived::sea_sides`]), in the order of [`crate::map::Map::neighbours`].
 fn charge_lines(
     s: &State,
     ground: &Ground,
-    unit: usize,
     (first, k, cost): (Hex, usize, u32),
     held: bool,
-    mut found_line: impl FnMut(Hex, &[Hex]),
+    mut found_line: impl FnMut((Hex, usize), &[Hex]),
 ) {
     /// Acre 15.21: Clear hexes in a straight line.
     const RUN: usize = 4;
-    let r = &s.rules;
     let d = &s.derived;
     for (way, dir) in hexgrid::Direction::ALL.into_iter().enumerate() {
         if d.adjacent[k][way] == OFF_MAP {
@@ -936,7 +1087,7 @@ fn charge_lines(
             }
             // 6.12: never across an all-sea hexside.
             let sea = d.sea_sides[here] & 1 << way != 0;
-            let Some(c) = ground.step_into_clear(r, (at, there, next), sea) else {
+            let Some(c) = ground.step_into_clear(s, (at, there, next), sea) else {
                 ok = false;
                 break;
             };
@@ -944,9 +1095,9 @@ fn charge_lines(
             *step = next;
             (at, here) = (next, there);
         }
-        let ends = ok && may_end(s, &ground.board, Piece::Unit(unit), at, false);
+        let ends = ok && ground.ender.may_end_at(&ground.board, here);
         if ends && spent <= ground.budget {
-            found_line(at, &line);
+            found_line((at, here), &line);
         }
     }
 }

@@ -520,10 +520,10 @@ impl State {
     /// Acre 5.0: select a piece, then one of its destinations or let it go.
     fn movement_actions(&self, side: Side, strategic: bool) -> Vec<Action> {
         if let Some(p) = self.work.selected {
-            let mut out: Vec<Action> = moves::destination_hexes(self, p, strategic)
-                .into_iter()
-                .map(Action::Move)
-                .collect();
+            let hexes = moves::destination_hexes(self, p, strategic);
+            // Room for the moves and the let-go, so that the list grows only for charges.
+            let mut out: Vec<Action> = Vec::with_capacity(hexes.len() + 1);
+            out.extend(hexes.into_iter().map(Action::Move));
             // 15.21: a charge is made in a Crusader Movement Segment of the Assault Phase.
             if let (Piece::Unit(u), false, Side::Crusader) = (p, strategic, side) {
                 out.extend(
@@ -535,11 +535,10 @@ impl State {
             out.push(Action::Deselect);
             return out;
         }
-        let mut out: Vec<Action> = self
-            .movers(side, strategic)
-            .into_iter()
-            .map(Action::Select)
-            .collect();
+        let movers = self.movers(side, strategic);
+        // Room for the selections and the end, so that the list never grows.
+        let mut out: Vec<Action> = Vec::with_capacity(movers.len() + 1);
+        out.extend(movers.into_iter().map(Action::Select));
         out.push(Action::End);
         out
     }
@@ -643,7 +642,7 @@ impl State {
             r.siege.len(),
             &self.work.shots,
             &self.derived.walls,
-            |shots| bombardment::check_bombardment(r, pos, shots).is_ok(),
+            |shots| bombardment::bombardment_allowed(r, pos, shots),
             Action::Bombard,
         )
     }
@@ -989,15 +988,19 @@ impl State {
             }
         }
         self.grenades += 1;
-        let text = format!(
-            "{} throw naphtha grenades at {} in {} ({} of {})",
-            r.units[g].name,
-            r.units[defender].name,
-            r.map.id(target),
-            self.grenades,
-            r.scenario.engineering.naphtha_grenades
-        );
-        log.push_with(|| Event::public("Acre 15.3", text));
+        log.push_with(|| {
+            Event::public(
+                "Acre 15.3",
+                format!(
+                    "{} throw naphtha grenades at {} in {} ({} of {})",
+                    r.units[g].name,
+                    r.units[defender].name,
+                    r.map.id(target),
+                    self.grenades,
+                    r.scenario.engineering.naphtha_grenades
+                ),
+            )
+        });
         self.apply_result(defender, crate::cavalry::grenade_result(), "Acre 15.3", log);
         self.after_melee(Side::Moslem, vec![g], defender, target, Vec::new(), log);
     }
@@ -1344,7 +1347,7 @@ impl State {
         let r = self.rules.clone();
         match action {
             Action::DeployHistorical => {
-                if let Ok(hist) = setup::historical(&r, self.conrad) {
+                if let Ok(hist) = setup::historical_kept(&r, self.conrad) {
                     for p in setup::pieces(&r, side, self.conrad) {
                         set_at(&mut self.pos, p, p.at(&hist));
                     }
@@ -1361,8 +1364,12 @@ impl State {
             }
             Action::Place(piece, hex) => {
                 set_at(&mut self.pos, *piece, Location::Map(*hex));
-                let text = format!("{} sets up in {}", piece.name(&r), r.map.id(*hex));
-                log.push_with(|| Event::public("Acre 17.0", text));
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 17.0",
+                        format!("{} sets up in {}", piece.name(&r), r.map.id(*hex)),
+                    )
+                });
             }
             _ => {}
         }
@@ -1394,12 +1401,16 @@ impl State {
             Action::Place(Piece::Leader(l), hex) if self.placing.first() == Some(l) => {
                 self.placing.remove(0);
                 self.pos.leaders[*l].at = Location::Map(*hex);
-                let text = format!(
-                    "{} rejoins his men in {}",
-                    r.leaders[*l].name,
-                    r.map.id(*hex)
-                );
-                log.push_with(|| Event::public("Acre 14.41", text));
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 14.41",
+                        format!(
+                            "{} rejoins his men in {}",
+                            r.leaders[*l].name,
+                            r.map.id(*hex)
+                        ),
+                    )
+                });
             }
             Action::Follow(l) | Action::Stay(l)
                 if self.following.first().map(|f| f.0) == Some(*l) =>
@@ -1429,12 +1440,16 @@ impl State {
                         }
                     }
                     let _ = melee::take_step_instead(&r, &mut self.pos, *u);
-                    let text = format!(
-                        "{} takes a step loss and holds the wall in {}",
-                        r.units[*u].name,
-                        self.pos.hex_of(*u).map(|h| r.map.id(h)).unwrap_or_default()
-                    );
-                    log.push_with(|| Event::public("Acre 9.27", text));
+                    log.push_with(|| {
+                        Event::public(
+                            "Acre 9.27",
+                            format!(
+                                "{} takes a step loss and holds the wall in {}",
+                                r.units[*u].name,
+                                self.pos.hex_of(*u).map(|h| r.map.id(h)).unwrap_or_default()
+                            ),
+                        )
+                    });
                 }
             }
             Action::Place(piece, hex) if self.turn.step == Step::Allocation => {
@@ -1449,8 +1464,12 @@ impl State {
                     }
                     Piece::Unit(_) => {}
                 }
-                let text = format!("{} returns to play in {}", piece.name(&r), r.map.id(*hex));
-                log.push_with(|| Event::public("Acre 14.42, 12.17, 12.24", text));
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 14.42, 12.17, 12.24",
+                        format!("{} returns to play in {}", piece.name(&r), r.map.id(*hex)),
+                    )
+                });
             }
             Action::Place(piece, hex) => {
                 // 11.31, 11.32: redeployment ([`regroup::redeploy`], checked as legal).
@@ -1463,8 +1482,12 @@ impl State {
                 if let Piece::Unit(u) = piece {
                     self.work.returned.remove(u);
                 }
-                let text = format!("{} redeploys in {}", piece.name(&r), r.map.id(*hex));
-                log.push_with(|| Event::public("Acre 11.3", text));
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 11.3",
+                        format!("{} redeploys in {}", piece.name(&r), r.map.id(*hex)),
+                    )
+                });
             }
             Action::Plan(plan) => self.commit_plan(*plan, log, applied),
             Action::Select(p) => self.work.selected = Some(*p),
@@ -1480,8 +1503,12 @@ impl State {
             Action::Base(hex) => {
                 self.tunnels.build_base(*hex);
                 self.work.spent += r.scenario.engineering.tunnel_base_cost;
-                let text = format!("the Crusader builds a Tunnel Base in {}", r.map.id(*hex));
-                log.push_with(|| Event::public("Acre 13.22", text));
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 13.22",
+                        format!("the Crusader builds a Tunnel Base in {}", r.map.id(*hex)),
+                    )
+                });
             }
             Action::Dig(b, hex) => {
                 self.work.digs.push((*b, *hex));
@@ -1498,11 +1525,15 @@ impl State {
                 if let Ok(b) = self.tunnels.check_cave_in(&r, *hex) {
                     self.tunnels.cave_in(&mut self.pos, b, *hex);
                     applied.revealed = true;
-                    let text = format!(
-                        "the Crusader caves in the tunnel under {}: a permanent breach",
-                        r.map.id(*hex)
-                    );
-                    log.push_with(|| Event::public("Acre 13.28", text));
+                    log.push_with(|| {
+                        Event::public(
+                            "Acre 13.28",
+                            format!(
+                                "the Crusader caves in the tunnel under {}: a permanent breach",
+                                r.map.id(*hex)
+                            ),
+                        )
+                    });
                 }
             }
             Action::Bombard(e, hex) => {
@@ -1532,8 +1563,12 @@ impl State {
             Action::Fill(u, hex) => {
                 self.pos.filled.insert(*hex);
                 self.work.done.insert(Piece::Unit(*u));
-                let text = format!("{} fills the foss in {}", r.units[*u].name, r.map.id(*hex));
-                log.push_with(|| Event::public("Acre 13.11", text));
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 13.11",
+                        format!("{} fills the foss in {}", r.units[*u].name, r.map.id(*hex)),
+                    )
+                });
             }
             Action::Attack(hex) => {
                 self.work.melee = Some(Melee {
@@ -1541,12 +1576,16 @@ impl State {
                     attackers: Vec::new(),
                     awaiting_evade: false,
                 });
-                let text = format!(
-                    "{} announces a melee attack on {}",
-                    side_name(side),
-                    r.map.id(*hex)
-                );
-                log.push_with(|| Event::public("Acre 10.1", text));
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 10.1",
+                        format!(
+                            "{} announces a melee attack on {}",
+                            side_name(side),
+                            r.map.id(*hex)
+                        ),
+                    )
+                });
             }
             Action::Join(u) => {
                 if let Some(m) = &mut self.work.melee {
@@ -1577,11 +1616,15 @@ impl State {
                         self.retreats.units = all;
                         self.retreats.chosen.remove(i);
                         let at = self.pos.hex_of(*u).map(|h| r.map.id(h)).unwrap_or_default();
-                        let text = format!(
-                            "{} stops its retreat before combat in {at}, disrupted",
-                            r.units[*u].name
-                        );
-                        log.push_with(|| Event::public("Acre 10.21", text));
+                        log.push_with(|| {
+                            Event::public(
+                                "Acre 10.21",
+                                format!(
+                                    "{} stops its retreat before combat in {at}, disrupted",
+                                    r.units[*u].name
+                                ),
+                            )
+                        });
                         self.leader_left_behind(*u, origin);
                     }
                 }
@@ -1657,16 +1700,20 @@ impl State {
         let Some(path) = moves::charges(self, u).remove(&(to, target)) else {
             return;
         };
-        let text = format!(
-            "{} charges at {} in {}",
-            r.units[u].name,
-            self.pos
-                .unit_at(target)
-                .map(|t| r.units[t].name.clone())
-                .unwrap_or_default(),
-            r.map.id(target)
-        );
-        log.push_with(|| Event::public("Acre 15.22", text));
+        log.push_with(|| {
+            Event::public(
+                "Acre 15.22",
+                format!(
+                    "{} charges at {} in {}",
+                    r.units[u].name,
+                    self.pos
+                        .unit_at(target)
+                        .map(|t| r.units[t].name.clone())
+                        .unwrap_or_default(),
+                    r.map.id(target)
+                ),
+            )
+        });
         let object = self.pos.unit_at(target);
         self.move_along(Piece::Unit(u), to, &path, log);
         if let Some(t) = object {
@@ -1710,8 +1757,12 @@ impl State {
             }
             Piece::Leader(l) => {
                 self.pos.leaders[l].at = Location::Map(hex);
-                let text = format!("{} moves to {}", r.leaders[l].name, r.map.id(hex));
-                log.push_with(|| Event::public("Acre 5.0", text));
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 5.0",
+                        format!("{} moves to {}", r.leaders[l].name, r.map.id(hex)),
+                    )
+                });
             }
             Piece::Siege(e) => {
                 self.pos.siege[e].at = Location::Map(hex);
@@ -1750,11 +1801,19 @@ impl State {
         for o in overruns {
             match *o {
                 melee::Overrun::LeaderKilled { leader, morale } => {
-                    let text = format!("{} is caught alone and killed", r.leaders[leader].name);
-                    log.push_with(|| Event::public("Acre 5.12, 14.33", text));
+                    log.push_with(|| {
+                        Event::public(
+                            "Acre 5.12, 14.33",
+                            format!("{} is caught alone and killed", r.leaders[leader].name),
+                        )
+                    });
                     if let Some(n) = morale {
-                        let text = format!("the {n:?} Army Morale Level falls by one");
-                        log.push_with(|| Event::public("Acre 10.5", text));
+                        log.push_with(|| {
+                            Event::public(
+                                "Acre 10.5",
+                                format!("the {n:?} Army Morale Level falls by one"),
+                            )
+                        });
                     }
                 }
                 melee::Overrun::Engine { siege, loss } => {
@@ -1782,8 +1841,12 @@ impl State {
         let case = case.to_string();
         log.push_with(|| Event::public(case, text));
         if let Some(n) = melee::leader_killed(&r, &mut self.pos, l, self.conrad) {
-            let text = format!("the {n:?} Army Morale Level falls by one");
-            log.push_with(|| Event::public("Acre 10.5", text));
+            log.push_with(|| {
+                Event::public(
+                    "Acre 10.5",
+                    format!("the {n:?} Army Morale Level falls by one"),
+                )
+            });
         }
     }
 
@@ -1813,8 +1876,12 @@ impl State {
             });
         } else {
             self.searched.insert(hex);
-            let text = format!("the Moslem engineers search {id} and find no tunnel");
-            log.push_with(|| Event::public("Acre 13.31", text));
+            log.push_with(|| {
+                Event::public(
+                    "Acre 13.31",
+                    format!("the Moslem engineers search {id} and find no tunnel"),
+                )
+            });
         }
     }
 
@@ -2040,8 +2107,12 @@ impl State {
                     if !self.retreats.units.iter().any(|x| x.unit == u) {
                         self.retreats.units.push(rt);
                         self.retreats.chosen.push(None);
-                        let text = format!("{name} must retreat {} hexes", rt.hexes);
-                        log.push_with(|| Event::public("Acre 9.24", text));
+                        log.push_with(|| {
+                            Event::public(
+                                "Acre 9.24",
+                                format!("{name} must retreat {} hexes", rt.hexes),
+                            )
+                        });
                     }
                 }
             }
@@ -2053,8 +2124,12 @@ impl State {
                     self.retreats.units.remove(i);
                     self.retreats.chosen.remove(i);
                 }
-                let text = format!("{name} is eliminated to the Regrouping Box");
-                log.push_with(|| Event::public("Acre 9.27", text));
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 9.27",
+                        format!("{name} is eliminated to the Regrouping Box"),
+                    )
+                });
                 if let Some(l) = leader {
                     self.leader_loss(l, log);
                 }
@@ -2143,8 +2218,12 @@ impl State {
             self.retreats.chosen.push(None);
         }
         let how = if forced { "must retreat" } else { "retreats" };
-        let text = format!("{} {how} before combat", r.units[d].name);
-        log.push_with(|| Event::public("Acre 10.2", text));
+        log.push_with(|| {
+            Event::public(
+                "Acre 10.2",
+                format!("{} {how} before combat", r.units[d].name),
+            )
+        });
         // 10.24: the attackers may advance along its Path of Retreat.
         let chargers = self.chargers(&m.attackers, m.target);
         self.after_melee(Side::Crusader, m.attackers, d, m.target, chargers, log);
@@ -2330,10 +2409,14 @@ impl State {
                 }
                 Err(_) => {
                     lent.leaders[l].at = Location::OffMap;
-                    let text = format!(
+                    log.push_with(|| {
+                        Event::public(
+                            "Acre 10.32",
+                            format!(
                         "{name} cannot reach the wall: his ratings do not count in this melee"
-                    );
-                    log.push_with(|| Event::public("Acre 10.32", text));
+                    ),
+                        )
+                    });
                 }
             }
         }
@@ -2359,8 +2442,12 @@ impl State {
         for &u in chargers {
             if self.pos.hex_of(u).is_some() {
                 crate::cavalry::disrupt_after_charge(&mut self.pos, u);
-                let text = format!("{} is disrupted after its charge", self.rules.units[u].name);
-                log.push_with(|| Event::public("Acre 15.21", text));
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 15.21",
+                        format!("{} is disrupted after its charge", self.rules.units[u].name),
+                    )
+                });
             }
         }
     }
@@ -2499,11 +2586,15 @@ impl State {
                     melee::Advancer::Unit(u) => r.units[u].name.clone(),
                     melee::Advancer::Leader(l) => r.leaders[l].name.clone(),
                 };
-                let text = format!(
-                    "{name} advances after combat to {}",
-                    r.map.id(a.path[n - 1])
-                );
-                log.push_with(|| Event::public("Acre 10.7", text));
+                log.push_with(|| {
+                    Event::public(
+                        "Acre 10.7",
+                        format!(
+                            "{name} advances after combat to {}",
+                            r.map.id(a.path[n - 1])
+                        ),
+                    )
+                });
             }
             self.log_overruns(&overruns, log);
             if !entered && self.pos.morale.army_entered_acre {
@@ -2836,8 +2927,9 @@ impl State {
         }
         let losses = self.pos.morale.army_losses;
         for u in regroup::eliminate_isolated(&r, &mut self.pos) {
-            let text = format!("{} is isolated", r.units[u].name);
-            log.push_with(|| Event::public("Acre 11.1", text));
+            log.push_with(|| {
+                Event::public("Acre 11.1", format!("{} is isolated", r.units[u].name))
+            });
         }
         /// Acre 10.52: army losses that lower Moslem morale.
         const LOSSES: u32 = 30;
@@ -2857,11 +2949,15 @@ impl State {
             if !self.army_unit(keep) {
                 self.work.returned.insert(keep);
             }
-            let text = format!(
-                "{} and {} pair: the first returns, the second is destroyed",
-                r.units[keep].name, r.units[lose].name
-            );
-            log.push_with(|| Event::public("Acre 11.2", text));
+            log.push_with(|| {
+                Event::public(
+                    "Acre 11.2",
+                    format!(
+                        "{} and {} pair: the first returns, the second is destroyed",
+                        r.units[keep].name, r.units[lose].name
+                    ),
+                )
+            });
         }
         self.work.redeploying = Some(Side::Crusader);
     }

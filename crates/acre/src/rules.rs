@@ -3,6 +3,7 @@
 //! [`audit`] lists where each value comes from.
 
 use std::collections::BTreeMap;
+use std::sync::{Arc, Mutex, PoisonError};
 
 use engine::{AuditEntry, DataErrors, DataSet};
 use serde::{Deserialize, Serialize};
@@ -492,7 +493,57 @@ pub struct Rules {
     pub scenario: ScenarioFile,
 }
 
+/// Rules loaded once with the texts of the files they were loaded from ([`Rules::shared`]).
+struct Loaded {
+    /// The text of each file [`Rules::load`] reads, in the order of [`FILES`].
+    texts: Vec<String>,
+    rules: Arc<Rules>,
+}
+
+/// The files [`Rules::load`] reads: the rules are a function of their texts.
+const FILES: [&str; 4] = [TABLES, MAP, COUNTERS, SCENARIO];
+
+/// Rules already loaded in this process, newest last ([`Rules::shared`]).
+static LOADED: Mutex<Vec<Loaded>> = Mutex::new(Vec::new());
+
+/// How many differently loaded rules [`LOADED`] keeps.
+const LOADED_KEPT: usize = 4;
+
 impl Rules {
+    /// [`Rules::load`] once per process for the same file texts, then shared (behind the
+    /// `Arc`) by every game started from them, on any thread: a game's start does not parse
+    /// the data again. Data that differs in any file read (an override folder) is loaded on
+    /// its own; errors are never kept.
+    pub fn shared(data: &DataSet) -> Result<Arc<Rules>, DataErrors> {
+        let texts: Option<Vec<&str>> = FILES.iter().map(|f| data.text(f).ok()).collect();
+        let Some(texts) = texts else {
+            // A file is missing: the load names it.
+            return Rules::load(data).map(Arc::new);
+        };
+        let same = |l: &Loaded| l.texts.iter().map(String::as_str).eq(texts.iter().copied());
+        {
+            let loaded = LOADED.lock().unwrap_or_else(PoisonError::into_inner);
+            if let Some(l) = loaded.iter().find(|l| same(l)) {
+                return Ok(Arc::clone(&l.rules));
+            }
+        }
+        // Loaded outside the lock; two threads loading the same texts at once get equal
+        // rules, and the first kept is shared from then on.
+        let rules = Arc::new(Rules::load(data)?);
+        let mut loaded = LOADED.lock().unwrap_or_else(PoisonError::into_inner);
+        if let Some(l) = loaded.iter().find(|l| same(l)) {
+            return Ok(Arc::clone(&l.rules));
+        }
+        if loaded.len() >= LOADED_KEPT {
+            loaded.remove(0);
+        }
+        loaded.push(Loaded {
+            texts: texts.iter().map(|t| t.to_string()).collect(),
+            rules: Arc::clone(&rules),
+        });
+        Ok(rules)
+    }
+
     /// Loads and checks every Acre data file, reporting every problem at once.
     pub fn load(data: &DataSet) -> Result<Rules, DataErrors> {
         let mut errors = DataErrors::default();

@@ -152,17 +152,19 @@ fn check_on(
     ground: &BTreeSet<Hex>,
 ) -> Result<(), String> {
     let name = piece.name(rules);
-    let id = rules.map.id(hex);
+    let id = || rules.map.id(hex);
     if !ground.contains(&hex) {
         return Err(match piece.side(rules) {
             Side::Crusader => format!(
                 "{name} may not set up in {id}: the Crusaders set up between the outerworks \
                  and the foss, more than {} hexes from the foss (17.0)",
-                rules.scenario.setup_distance
+                rules.scenario.setup_distance,
+                id = id()
             ),
             Side::Moslem => format!(
                 "{name} may not set up in {id}: the garrison sets up on the walls and towers \
-                 or within the city (17.0)"
+                 or within the city (17.0)",
+                id = id()
             ),
         });
     }
@@ -174,7 +176,8 @@ fn check_on(
                 && rules.map.class(hex) == Class::Outerworks
             {
                 return Err(format!(
-                    "{name} may not be deployed on the outerworks in {id} (12.23)"
+                    "{name} may not be deployed on the outerworks in {id} (12.23)",
+                    id = id()
                 ));
             }
             pos.siege_at(hex).is_some()
@@ -183,7 +186,8 @@ fn check_on(
     if taken {
         return Err(format!(
             "{name} may not set up in {id}: one combat unit, one leader and one siege unit \
-             at most in a hex (5.5)"
+             at most in a hex (5.5)",
+            id = id()
         ));
     }
     Ok(())
@@ -265,6 +269,42 @@ pub fn historical(rules: &Rules, conrad: bool) -> Result<Position, String> {
     check_complete(rules, &pos, Side::Crusader, conrad)?;
     check_complete(rules, &pos, Side::Moslem, conrad)?;
     Ok(pos)
+}
+
+/// [`historical`]'s deployments already worked out in this process, by rules and 16.0: the
+/// deployment is a function of the two.
+type KeptDeployment = (std::sync::Weak<Rules>, bool, Result<Position, String>);
+
+/// [`historical`] kept ([`KeptDeployment`]), the newest last.
+static HISTORICAL: std::sync::Mutex<Vec<KeptDeployment>> = std::sync::Mutex::new(Vec::new());
+
+/// How many deployments [`HISTORICAL`] keeps.
+const HISTORICAL_KEPT: usize = 4;
+
+/// [`historical`] worked out once per process for the same rules (the same `Arc`, as
+/// [`Rules::shared`] gives every game of the same data) and 16.0, then copied.
+pub fn historical_kept(rules: &std::sync::Arc<Rules>, conrad: bool) -> Result<Position, String> {
+    let same = |k: &KeptDeployment| {
+        k.1 == conrad && k.0.as_ptr() == std::sync::Arc::as_ptr(rules) && k.0.strong_count() > 0
+    };
+    {
+        let kept = HISTORICAL
+            .lock()
+            .unwrap_or_else(std::sync::PoisonError::into_inner);
+        if let Some(k) = kept.iter().find(|k| same(k)) {
+            return k.2.clone();
+        }
+    }
+    let deployment = historical(rules, conrad);
+    let mut kept = HISTORICAL
+        .lock()
+        .unwrap_or_else(std::sync::PoisonError::into_inner);
+    kept.retain(|k| k.0.strong_count() > 0 && !same(k));
+    if kept.len() >= HISTORICAL_KEPT {
+        drop(kept.remove(0));
+    }
+    kept.push((std::sync::Arc::downgrade(rules), conrad, deployment.clone()));
+    deployment
 }
 
 /// Deploys one side: each leader at an anchor, his units nearest him (the nearer the front

@@ -155,6 +155,9 @@ pub struct Derived {
     /// By each hex's grid index, its all-sea hexsides (6.12), a bit for each direction of
     /// [`Derived::adjacent`], as [`crate::map::Map::all_sea_between`] answers.
     pub sea_sides: Vec<u8>,
+    /// By each hex's grid index, a bit for each direction of [`Derived::adjacent`] whose
+    /// neighbour is on the map across a hexside that is not all sea (6.12).
+    pub open_sides: Vec<u8>,
     /// By each hex's grid index, its terrain class ([`crate::map::Map::class`]).
     pub classes: Vec<crate::map::Class>,
     /// By each hex's grid index, whether it is of [`Derived::crusader_ground`].
@@ -169,6 +172,11 @@ pub struct Derived {
     /// The offsets `(dq, dr)` of the hexes within four hexes of a hex, in the order of
     /// [`Hex::within`].
     within_sight: Vec<(i32, i32)>,
+    /// The cells of [`hexgrid::line_between`] the hex `(0, 0)` and each hex of
+    /// [`Derived::within_sight`], in that order: a line depends only on where its end lies
+    /// from its start (the arithmetic is on differences), so the cells of a line from any
+    /// hex are these moved by it.
+    sight_lines: Vec<Vec<hexgrid::LosCell>>,
     /// The bit of [`Derived::sight`] for each offset `(dq, dr)` within four hexes, at
     /// `(dq + 4) * 9 + dr + 4` (`u8::MAX`: further away).
     sight_bit: Vec<u8>,
@@ -261,6 +269,20 @@ impl Derived {
                         .map(|n| rules.map.grid.index(n).map_or(OFF_MAP, |k| k as u16))
                 })
                 .collect(),
+            open_sides: rules
+                .map
+                .grid
+                .hexes()
+                .map(|h| {
+                    h.neighbours()
+                        .iter()
+                        .enumerate()
+                        .filter(|(_, &n)| {
+                            rules.map.grid.index(n).is_some() && !rules.map.all_sea_between(h, n)
+                        })
+                        .fold(0u8, |bits, (d, _)| bits | 1 << d)
+                })
+                .collect(),
             sea_sides: rules
                 .map
                 .grid
@@ -275,6 +297,13 @@ impl Derived {
                 .collect(),
             sight: (0..rules.map.grid.len()).map(|_| OnceLock::new()).collect(),
             within_sight: Hex::new(0, 0).within(SIGHT).map(|h| (h.q, h.r)).collect(),
+            sight_lines: {
+                let centre = Hex::new(0, 0);
+                centre
+                    .within(SIGHT)
+                    .map(|t| hexgrid::line_between(centre, t))
+                    .collect()
+            },
             sight_bit: {
                 let centre = Hex::new(0, 0);
                 let mut bits = vec![u8::MAX; SIGHT_SIDE * SIGHT_SIDE];
@@ -313,9 +342,18 @@ impl Derived {
             return crate::fire::line_of_sight(rules, from, to);
         };
         let bits = self.sight[k].get_or_init(|| {
-            from.within(SIGHT)
+            // [`crate::fire::line_of_sight`] on the lines of [`Derived::sight_lines`] moved
+            // to `from`.
+            let blocks = |h: Hex| rules.map.terrain(h + from).blocks_los;
+            self.sight_lines
+                .iter()
                 .enumerate()
-                .filter(|&(_, t)| crate::fire::line_of_sight(rules, from, t))
+                .filter(|(_, line)| {
+                    line.iter().all(|&cell| match cell {
+                        hexgrid::LosCell::Hex(h) => !blocks(h),
+                        hexgrid::LosCell::Hexside(a, b) => !blocks(a) && !blocks(b),
+                    })
+                })
                 .fold(0u64, |bits, (i, _)| bits | 1 << i)
         });
         bits & 1 << i != 0

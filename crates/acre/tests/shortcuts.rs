@@ -439,3 +439,95 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
         "positions checked: {checked:?}"
     );
 }
+
+/// The lines of sight kept for the data ([`acre::state::Derived::line_of_sight`], worked out
+/// from one table of lines moved to each hex) are those [`fire::line_of_sight`] draws, from
+/// every hex of the map to every hex within five of it (the kept reach and beyond).
+#[test]
+fn kept_lines_of_sight_are_the_lines_drawn() {
+    let s = start("siege", 1);
+    let r = &s.rules;
+    let mut blocked = 0;
+    for from in r.map.grid.hexes() {
+        for to in from.within(5) {
+            let drawn = fire::line_of_sight(r, from, to);
+            assert_eq!(
+                s.derived.line_of_sight(r, from, to),
+                drawn,
+                "{from:?} to {to:?}"
+            );
+            blocked += usize::from(!drawn);
+        }
+    }
+    assert!(blocked > 1000, "the walls block some lines: {blocked}");
+}
+
+/// The rules shared by every game started from the same data ([`acre::rules::Rules::shared`])
+/// are those [`acre::rules::Rules::load`] reads from it; data that differs in a file read is
+/// loaded on its own.
+#[test]
+fn shared_rules_are_the_rules_loaded() {
+    use acre::rules::{Rules, SCENARIO};
+    let data = acre::builtin_data();
+    let shared = Rules::shared(&data).expect("loads");
+    assert!(*shared == Rules::load(&data).expect("loads"));
+    assert!(std::sync::Arc::ptr_eq(
+        &shared,
+        &Rules::shared(&data).expect("loads")
+    ));
+    // A data set with another scenario title (as an override folder would give).
+    let paths: Vec<&str> = data.paths_under("acre/").collect();
+    let texts: Vec<String> = paths
+        .iter()
+        .map(|&p| {
+            let text = data.text(p).expect("listed").to_string();
+            if p == SCENARIO {
+                text.replacen("title = \"", "title = \"Another ", 1)
+            } else {
+                text
+            }
+        })
+        .collect();
+    let other =
+        engine::DataSet::from_files(paths.iter().copied().zip(texts.iter().map(String::as_str)));
+    let other_shared = Rules::shared(&other).expect("loads");
+    assert!(!std::sync::Arc::ptr_eq(&shared, &other_shared));
+    assert!(*other_shared == Rules::load(&other).expect("loads"));
+    assert!(other_shared.scenario.title.starts_with("Another "));
+}
+
+/// The historical deployment kept for the rules ([`setup::historical_kept`]) is the one
+/// [`setup::historical`] works out, with and without 16.0, asked again or not.
+#[test]
+fn kept_historical_deployment_is_the_one_worked_out() {
+    let rules = acre::rules::Rules::shared(&acre::builtin_data()).expect("loads");
+    for conrad in [false, true, false] {
+        let plain = setup::historical(&rules, conrad);
+        assert!(setup::historical_kept(&rules, conrad) == plain);
+        assert!(setup::historical_kept(&rules, conrad) == plain);
+    }
+}
+
+/// [`acre::bombardment::bombardment_allowed`] accepts exactly the allocations
+/// [`acre::bombardment::check_bombardment`] accepts: every siege unit at every Wall/Tower hex
+/// and its neighbours, alone and after another shot, in the historical deployment.
+#[test]
+fn bombardment_allowed_is_the_check() {
+    use acre::bombardment::{bombardment_allowed, check_bombardment};
+    let s = start("siege", 3);
+    let r = &s.rules;
+    let pos = setup::historical(r, false).expect("deploys");
+    let mut accepted = 0;
+    for e in 0..r.siege.len() + 1 {
+        for &w in &s.derived.walls {
+            for target in std::iter::once(w).chain(w.neighbours()) {
+                for shots in [vec![(e, target)], vec![(0, w), (e, target)]] {
+                    let allowed = bombardment_allowed(r, &pos, &shots);
+                    assert_eq!(allowed, check_bombardment(r, &pos, &shots).is_ok());
+                    accepted += usize::from(allowed);
+                }
+            }
+        }
+    }
+    assert!(accepted > 0);
+}
