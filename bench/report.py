@@ -195,6 +195,17 @@ try:
 except (OSError, ValueError):
     pass
 iu, ib = instr.get(("hab", "unit")), instr.get(("hab", "bare"))
+# One Acre unit's moves against a bare Dijkstra (bench/unit-moves).
+acre_unit = load(os.path.join(out, "unit-moves.json"))
+if acre_unit:
+    w(f"Acre (`bench/unit-moves`, a siege position after 300 random actions; two combat units with "
+      f"{acre_unit['destinations'][0]} and {acre_unit['destinations'][1]} places to go, listed in turn "
+      f"as the legal actions list them, with zones of control, walls and the end-of-move rules): "
+      f"{fmt_ns(acre_unit['unit_ns'])} a unit; a bare Dijkstra over the same allowances and entry "
+      f"costs, read from a table: {fmt_ns(acre_unit['bare_ns'])} (ratio {acre_unit['ratio']:.2f}x). "
+      f"In instructions {acre_unit['unit_instructions']:,} against {acre_unit['bare_instructions']:,} "
+      f"(ratio {acre_unit['instruction_ratio']:.2f}x).")
+    w("")
 if instr:
     if iu and ib:
         w(f"In instructions (callgrind, `bench/instructions`): one unit's moves "
@@ -478,7 +489,7 @@ w("|---|---|---|---|")
 limits = {
     "crusades-ii": "a Crusades II ply is a rules-heavy decision: a selected unit's moves are a search over (hex, facing, free turn) states with its chit's end-of-move limits, and whether the phase may end asks whether any obliged unit can still move; see *What limits the speed*",
     "the-crusades": "a strategic decision lists some 210 orders (every leader's and fleet's marches); see *What limits the speed*",
-    "acre": "the siege's decisions list every counter's moves (a search over the walls, foss and tunnels, about 37% of a ply), charges and fire; see *What limits the speed*",
+    "acre": "the siege's decisions list every counter's moves (a search over the walls, foss and tunnels, about half of a ply), charges and fire; see *What limits the speed*",
 }
 for r in rows:
     g = r.get("typed", {}).get("random_games")
@@ -492,6 +503,14 @@ iratio = f", {iu['instructions'] / ib['instructions']:.2f}x in instructions" if 
 unit_ok = bool(unit and bare and unit <= 2 * bare)
 w(f"| one unit's moves ≤ 2x a bare Dijkstra | crusades-ii/hab | {met(unit_ok)} ({ratio} in time{iratio}) | "
   f"{'' if unit_ok else 'the unit search has 12 states per hex (6 facings, free turn used or not, 6.15) where the bare Dijkstra has one, and applies ZOC, stacking and the chit limits'} |")
+if acre_unit:
+    acre_ok = acre_unit["ratio"] <= 2 and acre_unit["instruction_ratio"] <= 2
+    w(f"| one unit's moves ≤ 2x a bare Dijkstra | acre/siege | {met(acre_ok)} ({acre_unit['ratio']:.2f}x in time, "
+      f"{acre_unit['instruction_ratio']:.2f}x in instructions) | "
+      f"{'' if acre_ok else 'the unit search applies zones of control, walls, breaches and the end-of-move rules'} |")
+else:
+    w("| one unit's moves ≤ 2x a bare Dijkstra | acre | **not measured** (target/bench/unit-moves.json is missing) | |")
+w("| one unit's moves ≤ 2x a bare Dijkstra | the-crusades | **not measured** | a leader's land routes are searched once per scenario, place and allowance and kept (map.rs), so a march lists from a table; the first search has no bench yet |")
 for r in rows:
     t = r.get("typed", {})
     g, p = t.get("random_games"), t.get("position")
@@ -569,23 +588,28 @@ w("with few iterations (slow games) gives a rough MCTS ratio.")
 w("")
 w("## What limits the speed")
 w("")
-para = """Crusades II, by callgrind over random games (the `ply` row above): about 43-57k
-instructions a ply, down from 50-64k at the start of 2026-11-30's evening session, 77-96k at
-the start of the one before and 290-350k five sessions ago. The movement search settles all
-the facings of a hex together (a hex's seven costs packed in one word, a step's neighbour and
-cost in another) and hands a selection's moves straight to its store; a battle is loaded
-once per process and shared by its games; a `select` checks only its counter; fire reads
-lines of sight from a table by offset and passes over an enemy beyond the Range Table's
-reach at once; set-up and command spans take one pass each; a hex's grid index and a grid
-index's hex are looked up in the map's tables; whether some unit must still move asks first
-the unit found last, so units that cannot comply are not searched again decision after
-decision. The plain searches stay as the references that tests/shortcuts.rs checks the
-shortcuts against. What remains: a selection's sweep of its counter (about 27% of a ply at
-Hab, some 30k instructions a selection, mostly bounds checks and bucket pushes), a
-reinforcement's entry search at Hattin (12 states, some 240k a selection, 12% of a ply),
-the map analysis a position (8%), fire (6%). A guided MCTS iteration is 0.97M instructions
-(1.08M before), about 60% of it the doctrine scoring every selectable counter's moves, which
-`select` then sweeps again; reusing that sweep needs an exact key for "the same state".
+para = """Crusades II, by callgrind over random games (the `ply` row above): about 42-52k
+instructions a ply, down from 43-55k at the start of 2026-11-30's night session, 50-64k at
+the start of the evening's, 77-96k at the start of the one before and 290-350k six sessions
+ago. The movement search settles all the
+facings of a hex together (a hex's seven costs packed in one word, a step's neighbour and
+cost in another) and hands a selection's moves straight to its store; a reinforcement's
+entry search follows no turned state that is no cheaper than its unturned sibling; a battle
+is loaded once per process and shared by its games; a `select` checks only its counter;
+fire reads lines of sight from a table by offset and passes over an enemy beyond the Range
+Table's reach at once; set-up and command spans take one pass each; the map analysis and the
+list of selectable counters pass over the units once; whether some unit must still move
+asks first the unit found last, so units that cannot comply are not searched again decision
+after decision. The plain searches stay as the references that tests/shortcuts.rs checks the
+shortcuts against. What remains (callgrind, share of a ply): at Hab a selection's sweep and
+listing (38%; the sweep's inner loop is at its limit as written: keeping slices or skipping
+directions measured no better), whether any unit must still move (11%), listing the
+selectable counters (9%, mostly the first look at the position's map analysis), the phase's
+progress (9%); at Hattin the reinforcement entry search (14%, some 220k a selection). Under
+40k would take the map analysis kept in the state and updated as units move, and the units
+that must move but cannot remembered. A guided MCTS iteration is about 0.97M instructions,
+about 60% of it the doctrine scoring every selectable counter's moves, which `select` then
+sweeps again; reusing that sweep needs an exact key for "the same state".
 
 The Crusades: about 33k instructions a ply, down from 48k (and 3.8 million three sessions
 ago). Paths are stored in place (at most 10 steps) so that listed orders allocate nothing
@@ -595,21 +619,26 @@ who stands at a place is a tighter scan. What remains: building the ~210 order a
 (about 7k), first-time route searches (3k), commanders and friendly ports (2.7k), and in
 applying, supply searches that find no source (2.2k).
 
-Acre: about 99-101k instructions a ply, down from 134-138k at the start of 2026-11-30's
-evening session (and 5.7 million four sessions ago): the movement search runs on grid
-indices with the enemy's zones of control kept until they change, each hex's entry cost
-packed in a word and worked out only when first entered, its destinations read in map order
-from a set of bits, its working space and its last search kept (the kept position copied
-over the old one's memory); a board reuses the table of the one dropped before it; the
+Acre: about 78-81k instructions a ply, down from 99-101k at the start of 2026-11-30's night
+session, 134-138k at the start of the evening's (and 5.7 million five sessions ago): the
+movement search runs on grid indices with a bucket queue (a bucket a half Movement Point,
+each settled in ascending position, the order the binary heap kept), each step straight
+into the queue, a hex's open sides read as bits, the enemy's zones of control kept until
+they change, each hex's entry cost packed in a word and worked out only when first entered,
+its destinations read in map order from a set of bits, its working space and its last search
+kept; charges read the search's own tables (some 165k instructions a knight listed, from
+260k); a hex's lines of sight are one table of lines from (0, 0) moved to the hex, not drawn
+again; the rules are parsed once per process for the same file texts and the historical
+deployment worked out once for them; events are worded only when a log keeps them; the
 command-radius trace skips hexes too far from its target; fire marks the enemy's hexes once
-and walks each firer's reach by offsets; ending a step, selecting, digging, redeploying and
-placing a piece or a leader are checked directly, not by listing every legal action (and
-tests/shortcuts.rs checks each against the list). What remains: the search loop itself
-(some 96k instructions a search, 37k a ply: about 130 hexes settled and 750 steps looked
-at, much of it bounds-checked indexing and heap pushes; a bucket queue is next), filling the
-lines of sight the first time (8%, in hexgrid's line drawing, which allocates and sorts),
-the kept zones of control's check (8k a search), and charges (260k a knight listed, asking
-the plain movement rules hex by hex)."""
+and walks each firer's reach by offsets; ending a step, selecting, digging, bombarding,
+redeploying and placing a piece or a leader are checked directly, not by listing every
+legal action (and tests/shortcuts.rs checks each against the list). What remains (siege,
+share of a ply): the movement search, about 40k a ply (50%): its loop about 27k (some 40
+instructions a step, 750 steps and 133 hexes settled a search, no single hot spot left),
+entry costs worked out the first time 6%, building its board 4%, the kept zones of
+control's check 3%; applying actions 17%, spread over many rules; then charges, fire,
+redeploying and retreats, 3-4% each."""
 for line in para.split("\n"):
     w(line)
 w("")
@@ -617,15 +646,27 @@ w("The ratios to the anchor, measured side by side in one run, are the fairer co
 w("the instruction counts the reliable one: this machine's speed moves from minute to minute.")
 w("In the last half hour of 2026-11-30's evening session the anchor read 94,192, 134,703,")
 w("120,634, 167,094 and 140,270 plies/s on a machine with nothing else running (the table")
-w("uses the one measured right after the registry bench, as `bench/run` does; against the one")
-w("right before it The Crusades read 0.92); runs of the registry bench minutes apart read")
-w("Nicopolis at 83,647, 125,688 and 121,081 plies/s and Acre's siege at 60,621, 81,261 and")
-w("58,026; and `simulate` on 2 threads read more than twice one thread in some rounds, which")
-w("two cores cannot do unless the machine sped up meanwhile. So a ratio within some 30% of")
-w("a target, either side, says little. Crusades II at 43-55k instructions a ply and Acre at")
-w("about 100k stand against The Crusades' 33k, which meets the anchor in most runs. The")
-w("server load (p99 and the echo's) and the balance are from earlier runs of 2026-11-30:")
-w("their code has not changed since.")
+w("uses the one measured right after the registry bench, as `bench/run` does); runs of the")
+w("registry bench minutes apart read Nicopolis at 83,647, 125,688 and 121,081 plies/s. So a")
+w("ratio within some 30% of a target, either side, says little: Crusades II at 42-52k")
+w("instructions a ply and Acre at 78-81k stand against The Crusades' 33k, which meets the")
+w("anchor in most runs. Acre's random-game plies/s nearly doubled on 2026-11-30's night")
+w("session, more than its instructions a ply fell (by a fifth): the registry bench's plies/s")
+w("count each game's start, and a game no longer parses the rules' data files nor works out")
+w("the historical deployment again (`bench/ply-instructions` takes the start out).")
+w("")
+w("`simulate` on 2 threads: The Crusades is the one scenario below 1.8x in the last two runs")
+w("(1.59 and 1.68, every other scenario 1.92-2.00 in the last). Its batches are the shortest")
+w("(some 18 ms a game, under 3 s a batch), so the machine's drift weighs most on them; the")
+w("`crusades` binary itself, 300 games of seed 5, ran 1.94x and 2.01x in two rounds (5.2 s on")
+w("one thread against 2.7 and 2.6 on two, the same CPU time in all), and 144 games of seed 1")
+w("ran 1.72x and 1.86x. Nothing in a game is shared between threads but the scenario and its")
+w("kept routes, which are only read (a shared reference count moves at a game's start and at")
+w("some steps of a turn's resolution, not every ply). A longer batch would settle it.")
+w("")
+w("The server load (p99 and the echo's) is from the run of 2026-11-30's evening (the server")
+w("has not changed since); the balance, agreement, judged overrules and calibration were run")
+w("again on 2026-11-30's night session and read exactly as before (the games play the same).")
 w("")
 w("## What limits the strength")
 w("")
