@@ -22,7 +22,7 @@ use acre::movement::{allowance, entry, Mover};
 use acre::moves::destination_hexes;
 use acre::setup::Piece;
 use acre::State;
-use engine::{DiceMode, Game, Pending, Setup, Startable};
+use engine::{Game, Pending, Setup, Startable};
 use hexgrid::{field_of_movement, Direction, Hex};
 
 /// A unit to move: its index, hex and allowance in half Movement Points.
@@ -43,13 +43,7 @@ struct Fixture {
 /// Plays random actions from the start of the siege until two combat units of one side can
 /// move, at least `plies` actions in; the state and the two units.
 fn position(plies: u64) -> (State, [Mobile; 2]) {
-    let setup = Setup {
-        scenario: "siege".into(),
-        options: Vec::new(),
-        seed: 1,
-        dice: DiceMode::Seeded,
-        position: None,
-    };
+    let setup = Setup::seeded("siege", 1);
     let mut s = State::start(&setup, &acre::builtin_data()).unwrap_or_else(|e| panic!("{e}"));
     let mut rng = 0x9E37_79B9_7F4A_7C15_u64;
     let mut played = 0;

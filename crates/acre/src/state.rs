@@ -209,6 +209,23 @@ static SHARED: Mutex<Vec<(Arc<Rules>, Arc<Derived>)>> = Mutex::new(Vec::new());
 /// How many data sets' areas [`SHARED`] keeps.
 const SHARED_KEPT: usize = 4;
 
+/// By each hex's grid index, a bit for each direction (in [`Hex::neighbours`] order) whose
+/// hexside `side(hex, neighbour)` holds.
+fn side_bits(rules: &Rules, side: impl Fn(Hex, Hex) -> bool) -> Vec<u8> {
+    rules
+        .map
+        .grid
+        .hexes()
+        .map(|h| {
+            h.neighbours()
+                .iter()
+                .enumerate()
+                .filter(|(_, &n)| side(h, n))
+                .fold(0u8, |bits, (d, _)| bits | 1 << d)
+        })
+        .collect()
+}
+
 impl Derived {
     /// Works the areas out.
     pub fn new(rules: &Rules) -> Derived {
@@ -269,32 +286,10 @@ impl Derived {
                         .map(|n| rules.map.grid.index(n).map_or(OFF_MAP, |k| k as u16))
                 })
                 .collect(),
-            open_sides: rules
-                .map
-                .grid
-                .hexes()
-                .map(|h| {
-                    h.neighbours()
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, &n)| {
-                            rules.map.grid.index(n).is_some() && !rules.map.all_sea_between(h, n)
-                        })
-                        .fold(0u8, |bits, (d, _)| bits | 1 << d)
-                })
-                .collect(),
-            sea_sides: rules
-                .map
-                .grid
-                .hexes()
-                .map(|h| {
-                    h.neighbours()
-                        .iter()
-                        .enumerate()
-                        .filter(|(_, &n)| rules.map.all_sea_between(h, n))
-                        .fold(0u8, |bits, (d, _)| bits | 1 << d)
-                })
-                .collect(),
+            open_sides: side_bits(rules, |h, n| {
+                rules.map.grid.index(n).is_some() && !rules.map.all_sea_between(h, n)
+            }),
+            sea_sides: side_bits(rules, |h, n| rules.map.all_sea_between(h, n)),
             sight: (0..rules.map.grid.len()).map(|_| OnceLock::new()).collect(),
             within_sight: Hex::new(0, 0).within(SIGHT).map(|h| (h.q, h.r)).collect(),
             sight_lines: {
