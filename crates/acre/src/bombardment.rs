@@ -28,7 +28,8 @@ pub fn check_bombardment(
     }
 }
 
-/// Whether [`check_bombardment`] accepts the allocation, without its reason in words.
+/// Acre 8.11, 8.12, 8.13, 12.22: whether [`check_bombardment`] accepts the allocation, without
+/// its reason in words.
 pub fn bombardment_allowed(rules: &Rules, pos: &Position, shots: &[(usize, Hex)]) -> bool {
     bombardment_fault(rules, pos, shots).is_none()
 }
