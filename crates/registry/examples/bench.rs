@@ -16,7 +16,9 @@
 //! - **`simulate`**: the same batch of random-player games on 1 and on 2 threads, through
 //!   [`registry::simulate`] as `crusades simulate` runs it (with mimalloc, the allocator the
 //!   `crusades` binary has through the server). The batch is as many games as one thread
-//!   plays in about `--seconds`, and at least [`SIMULATE_MIN_GAMES`]; it is played in
+//!   plays in about [`SIMULATE_BATCH_SECONDS`] times `--seconds` (timed after a first
+//!   batch has filled what a scenario keeps once loaded), and at least
+//!   [`SIMULATE_MIN_GAMES`]; it is played in
 //!   [`SIMULATE_ROUNDS`] rounds of 1, 2 and again 1 thread, each round's 2-thread batch
 //!   compared with the mean of the 1-thread batches around it (a steady drift of the
 //!   machine's speed cancels out), and the median round reported. Two figures are given:
@@ -38,9 +40,9 @@
 //! cargo run --release -p registry --example bench -- [--seconds S] [--only SCENARIO,...]
 //! ```
 //! `--seconds` (default 3) is the time given to each timed loop; a scenario takes about
-//! 8 of them plus its `simulate` batches (about 8 more, or the time of 240 games for games of
+//! 8 of them plus its `simulate` batches (about 15 more, or the time of 240 games for games of
 //! more than a tenth of a second), longer for games whose single random game or playout takes
-//! longer (about 10 minutes for every scenario in all).
+//! longer (about 13 minutes for every scenario in all).
 
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
@@ -340,6 +342,10 @@ fn time_batch(id: &str, data: &DataSet, games: u64, threads: usize) -> Result<Ti
 /// measured that drift as often as the threads.
 const SIMULATE_ROUNDS: usize = 3;
 
+/// A `simulate` batch lasts about this many times `--seconds` on one thread: batches of The
+/// Crusades' short games lasting 3 s measured the machine's drift as much as the threads.
+const SIMULATE_BATCH_SECONDS: f64 = 2.0;
+
 /// The median of some numbers (the upper middle one of an even count).
 fn median(mut xs: Vec<f64>) -> f64 {
     xs.sort_by(f64::total_cmp);
@@ -361,12 +367,14 @@ fn time_round(id: &str, data: &DataSet, games: u64) -> Result<(Timed, Timed, Tim
 /// the mean of the two around it, so that a steady change of the machine's speed cancels
 /// out; the median round is reported.
 fn measure_simulate(a: &Args, id: &str, data: &DataSet) -> Value {
-    let probe = match time_batch(id, data, 2, 1) {
+    // The second of two probes: the first may fill what a game's scenario keeps once loaded.
+    let probe = match time_batch(id, data, 2, 1).and_then(|_| time_batch(id, data, 2, 1)) {
         Ok(t) => t.seconds / 2.0,
         Err(e) => return json!({ "error": e }),
     };
-    let games =
-        ((a.seconds / probe.max(1e-6)).ceil() as u64).clamp(SIMULATE_MIN_GAMES, 10_000) & !1;
+    let games = ((SIMULATE_BATCH_SECONDS * a.seconds / probe.max(1e-6)).ceil() as u64)
+        .clamp(SIMULATE_MIN_GAMES, 10_000)
+        & !1;
     let mut rounds = Vec::with_capacity(SIMULATE_ROUNDS);
     for _ in 0..SIMULATE_ROUNDS {
         match time_round(id, data, games) {
