@@ -33,6 +33,10 @@
 //!   melees weigh the steps it takes less (at Hattin this lifted the doctrine's Crusaders
 //!   from 32% to 58% of 300 games against random Muslims, and from 64% to 69% of 200 games
 //!   against the doctrine's).
+//! - **The roads at Nicopolis** (14.1): the Turk wins at the end only if his units in command
+//!   cut every road from the Crusaders' camp to the town and to the north edge, so his
+//!   units are drawn to the road hexes of the paths still open (and stay on those they
+//!   cut), more as the turns run out (against random Crusaders 71% -> 80% of 200 games).
 //! - **Retreats and withdrawals** (9.5, 10.0, 5.4, 9.32 step 3): away from the enemy,
 //!   towards friends and the leader; skirmishers withdraw from the ZOC of formed troops,
 //!   cavalry withdraws from a melee at poor odds.
@@ -85,6 +89,21 @@ const NO_MOVE: f64 = -50.0;
 /// The score of a counter still off the map: entering is always worth it.
 const OFF_MAP_VALUE: f64 = -60.0;
 
+/// Nicopolis 14.1: the side whose units must block the Crusaders' roads at the end (the
+/// Turk, second seat, as [`State::end_of_game`] reads it).
+const ROAD_BLOCKER: Seat = Seat(1);
+
+/// Nicopolis 14.1: the worth of a road hex that helps block the Crusaders' roads, on the
+/// last turn (less before, in proportion to the turns gone).
+const ROAD_BLOCK: f64 = 6.0;
+
+/// Nicopolis 14.1: how many hexes away a Turkish unit feels the pull of an open road.
+const ROAD_PULL: u32 = 8;
+
+/// Nicopolis 14.1: how many road steps longer than the shortest a path from the Crusaders'
+/// camp to a goal may be for the Turks to block it too.
+const ROAD_DETOUR: u32 = 12;
+
 /// The situation as one seat sees it, worked out once per decision.
 struct Sight<'a> {
     s: &'a State,
@@ -112,6 +131,22 @@ struct Sight<'a> {
     last_leader: RefCell<Option<Command>>,
     /// The leader whose chits were last scored, with the chit he wants.
     last_wanted: Cell<Option<(LeaderId, Chit)>>,
+    /// Nicopolis 14.1, for the Turks: per map hex, whether a Turkish unit in command there
+    /// helps block the Crusaders' roads, with the weight of it now (worked out when first
+    /// asked for; `None` for every other side and battle).
+    road_block: OnceCell<Option<RoadBlock>>,
+}
+
+/// Nicopolis 14.1, for the Turks: the road hexes that would block the Crusaders' roads.
+struct RoadBlock {
+    /// Per map hex: on a road path from the camp to a goal still open.
+    open: Vec<bool>,
+    /// Per map hex: held by a Turkish unit in command, on a road path from the camp to a goal.
+    held: Vec<bool>,
+    /// Per map hex: hexes to the nearest open one.
+    to_open: Vec<u32>,
+    /// The worth of holding such a hex now.
+    weight: f64,
 }
 
 /// What the doctrine reads of one map hex, the same for every unit and facing there.
@@ -145,6 +180,8 @@ struct Moving {
 
 /// One unit that moves: what [`Sight::place_value`] weighs of it wherever it goes.
 struct Mover {
+    /// Its hex, if on the map.
+    at: Option<Hex>,
     routed: bool,
     skirmisher: bool,
     /// Its leader's hex and command span (5.31).
@@ -243,7 +280,103 @@ impl<'a> Sight<'a> {
             last_mover: RefCell::new(None),
             last_leader: RefCell::new(None),
             last_wanted: Cell::new(None),
+            road_block: OnceCell::new(),
         }
+    }
+
+    /// Nicopolis 14.1: the Turk wins at the end if his non-routed units in command occupy
+    /// road hexes that cut every road path from the Crusaders' camp to the town and to the
+    /// north edge. For the Turks, the road hexes worth holding: those on a path still open,
+    /// and those on a path his units already cut; weighed more as the turns run out. Taken
+    /// one counter at a time, the open paths' hexes draw his units until every path is cut.
+    fn road_block(&self) -> Option<&RoadBlock> {
+        self.road_block
+            .get_or_init(|| {
+                let s = self.s;
+                if s.battle.at_end != crate::scenario::AtEnd::NicopolisRoadBlock
+                    || self.me != ROAD_BLOCKER
+                {
+                    return None;
+                }
+                let map = &s.battle.map;
+                let grid = &map.grid;
+                let mut held = vec![false; grid.len()];
+                for (u, in_command) in s.command_status(self.me) {
+                    if let Some(i) = s.hex(u).filter(|_| in_command && !s.unit(u).routed) {
+                        if let Some(i) = grid.index(i) {
+                            held[i] = true;
+                        }
+                    }
+                }
+                let area = |n: &str| map.areas.get(n).cloned().unwrap_or_default();
+                let starts = area("crusader_road_start");
+                // Road steps from `from` to every hex, along roads, through hexes not `held`
+                // (or through any, with `through_held`); `u32::MAX` where unreached.
+                let steps = |from: &[Hex], through_held: bool| {
+                    let mut dist = vec![u32::MAX; grid.len()];
+                    let mut queue: std::collections::VecDeque<Hex> = Default::default();
+                    for &h in from {
+                        if let Some(i) = grid.index(h) {
+                            if through_held || !held[i] {
+                                dist[i] = 0;
+                                queue.push_back(h);
+                            }
+                        }
+                    }
+                    while let Some(h) = queue.pop_front() {
+                        let next = dist[grid.index(h).expect("queued on the map")] + 1;
+                        for d in Direction::ALL {
+                            let n = h.neighbour(d);
+                            let Some(i) = grid.index(n) else { continue };
+                            if map.road(h, d).is_some()
+                                && dist[i] == u32::MAX
+                                && (through_held || !held[i])
+                            {
+                                dist[i] = next;
+                                queue.push_back(n);
+                            }
+                        }
+                    }
+                    dist
+                };
+                // On a road path from the camp to a goal no more than ROAD_DETOUR steps
+                // longer than the shortest (dead ends and loops away from the goal are not).
+                let on_path = |through_held: bool| {
+                    let out = steps(&starts, through_held);
+                    let mut on = vec![false; grid.len()];
+                    for goal in ["road_goal_town", "north_edge"] {
+                        let back = steps(&area(goal), through_held);
+                        let length = |i: usize| out[i].saturating_add(back[i]);
+                        let shortest = (0..grid.len()).map(length).min().unwrap_or(u32::MAX);
+                        for (i, on) in on.iter_mut().enumerate() {
+                            *on |= shortest != u32::MAX
+                                && length(i) <= shortest.saturating_add(ROAD_DETOUR);
+                        }
+                    }
+                    on
+                };
+                let open = on_path(false);
+                let held: Vec<bool> = on_path(true)
+                    .into_iter()
+                    .zip(&held)
+                    .map(|(on, &held)| on && held)
+                    .collect();
+                let to_open = distance_field(
+                    s,
+                    grid.hexes()
+                        .enumerate()
+                        .filter(|&(i, _)| open[i])
+                        .map(|(_, h)| h),
+                );
+                let elapsed = (s.turn as f64 / s.battle.turns.len().max(1) as f64).min(1.0);
+                Some(RoadBlock {
+                    open,
+                    held,
+                    to_open,
+                    weight: ROAD_BLOCK * elapsed,
+                })
+            })
+            .as_ref()
     }
 
     /// The rules' map analysis ([`State::situation`], shared with the rules' own questions).
@@ -668,6 +801,7 @@ impl<'a> Sight<'a> {
                 let aggressive = !s.follows_chit(v)
                     || matches!(s.chit(v), Some(Chit::Attack | Chit::Advance) | None);
                 let mut m = Mover {
+                    at: s.hex(v),
                     routed: s.unit(v).routed,
                     skirmisher,
                     leader_hex: s.leaders[leader as usize].loc.hex(),
@@ -745,6 +879,20 @@ impl<'a> Sight<'a> {
             }
         }
         v += t.terrain;
+        // Nicopolis 14.1: a Turkish unit in command on a road hex of a path still open, or
+        // staying on one it cuts; drawn towards the open paths from up to ROAD_PULL hexes.
+        if let (Some(r), Some(lh)) = (self.road_block(), m.leader_hex) {
+            if let Some(i) = self.s.battle.map.grid.index(h) {
+                if lh.distance(h) <= m.span {
+                    if r.open[i] || (r.held[i] && m.at == Some(h)) {
+                        v += r.weight;
+                    } else if r.to_open[i] < ROAD_PULL {
+                        v +=
+                            0.5 * r.weight * (1.0 - f64::from(r.to_open[i]) / f64::from(ROAD_PULL));
+                    }
+                }
+            }
+        }
         // Next to the enemy: the odds of the fight that follows.
         if e == 1 && !m.skirmisher {
             if m.mine >= 1.5 * t.theirs {
@@ -1323,5 +1471,49 @@ mod tests {
         let mut g = start("hab", 1, &[]);
         g.turn = g.battle.turns.len() - 1;
         assert_eq!(Sight::new(&g, Seat(0)).urgency(), 0.0);
+    }
+
+    #[test]
+    fn the_turks_hold_the_roads_that_would_stay_open_at_nicopolis() {
+        let mut g = start("nicopolis", 1, &[]);
+        let map = &g.battle.map;
+        let index = |id: &str| {
+            let h = map
+                .grid
+                .hex_of(id.parse().expect("a hex id"))
+                .expect("on the map");
+            map.grid.index(h).expect("on the map")
+        };
+        let (camp, river, dead_end) = (index("0804"), index("0703"), index("1230"));
+        assert!(
+            Sight::new(&g, Seat(0)).road_block().is_none(),
+            "not the Crusaders'"
+        );
+        let turk = Sight::new(&g, Seat(1));
+        let r = turk
+            .road_block()
+            .expect("the Turks block roads at Nicopolis");
+        assert!(
+            r.open[camp] && r.open[river],
+            "the camp's road to the north edge is open"
+        );
+        assert!(
+            !r.open[dead_end],
+            "the road south to Tarnovo leads to no goal"
+        );
+        assert_eq!(r.to_open[camp], 0);
+        assert!(
+            r.weight < ROAD_BLOCK / 10.0,
+            "little worth on the first turn"
+        );
+        g.turn = g.battle.turns.len() - 1;
+        let w = Sight::new(&g, Seat(1))
+            .road_block()
+            .expect("the Turks'")
+            .weight;
+        assert!(w > 0.9 * ROAD_BLOCK, "{w}");
+        assert!(Sight::new(&start("hab", 1, &[]), Seat(1))
+            .road_block()
+            .is_none());
     }
 }
