@@ -292,6 +292,7 @@ struct Search<'a> {
 
 /// What entering `to` costs the mover ([`Entry`]), as [`movement::entry`] answers for each
 /// hex it may come from, with 9.24's road rates taken away when `no_road`.
+#[inline]
 fn entry_into(
     r: &Rules,
     d: &Derived,
@@ -355,6 +356,7 @@ impl Entry {
     /// Packed in a word: the cost of a step from a Wall/Tower hex in the low half, from any
     /// other hex in the high half, [`SHUT`] where prohibited. A cost of [`SHUT`] or more is
     /// beyond any Movement Allowance, so it is as good as prohibited.
+    #[inline(always)]
     fn packed(self) -> u32 {
         let half = |c: u32| c.min(SHUT);
         let (wall, other) = match self {
@@ -413,7 +415,7 @@ impl Steps for HexSteps<'_> {
         let s = self.s;
         let r = &s.rules;
         let d = &s.derived;
-        let grid = r.map.grid;
+        let grid = &r.map.grid;
         if node == self.off {
             for &h in &d.entry {
                 if self.board.side_at(r, h).is_none() && s.pos.effects(r, h).cost.is_some() {

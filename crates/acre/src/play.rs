@@ -656,7 +656,7 @@ impl State {
             r.siege.len(),
             &self.work.counter,
             &targets,
-            |shots| bombardment::check_counter_bombardment(r, pos, shots).is_ok(),
+            |shots| bombardment::counter_bombardment_allowed(r, pos, shots),
             Action::Counter,
         )
     }
@@ -824,7 +824,7 @@ impl State {
             };
             let moved = self.moved.contains(&u);
             for h in r.map.neighbours(at) {
-                if engineering::may_fill(r, &self.pos, u, moved, h).is_ok() {
+                if engineering::fill_allowed(r, &self.pos, u, moved, h) {
                     out.push(Action::Fill(u, h));
                 }
             }
@@ -1099,7 +1099,7 @@ impl State {
         ground
             .iter()
             .copied()
-            .filter(|&h| regroup::check_redeploy_on(r, &board, piece, h, ground).is_ok())
+            .filter(|&h| regroup::redeploy_allowed_on_ground(r, &board, piece, h))
             .map(|h| Action::Place(piece, h))
             .collect()
     }

@@ -7,7 +7,7 @@ use std::collections::{BTreeMap, BTreeSet};
 use hexgrid::{Grid, Hex};
 use serde::{Deserialize, Serialize};
 
-use crate::map::{Class, Nationality};
+use crate::map::{Class, Map, Nationality};
 use crate::rules::{Rules, Side, SiegeKind};
 
 /// Where a counter is.
@@ -311,21 +311,21 @@ impl<'a> Board<'a> {
         mark(
             &mut cells,
             &mut marked,
-            grid,
+            &rules.map,
             0,
             pos.units.iter().map(|u| u.at),
         );
         mark(
             &mut cells,
             &mut marked,
-            grid,
+            &rules.map,
             1,
             pos.leaders.iter().map(|l| l.at),
         );
         mark(
             &mut cells,
             &mut marked,
-            grid,
+            &rules.map,
             2,
             pos.siege.iter().map(|s| s.at),
         );
@@ -358,9 +358,11 @@ impl<'a> Board<'a> {
             return;
         };
         if self.cells[k][kind] as usize == i {
+            // The piece was the first of its kind there: the next one there by index, if
+            // any, is first now.
             let hex = self.grid.hex_at(k);
             self.cells[k][kind] = hex
-                .and_then(|h| self.off_table(h, kind))
+                .and_then(|h| self.off_table(h, kind, i + 1))
                 .map_or(NONE, |j| j as u16);
         }
     }
@@ -382,15 +384,15 @@ impl<'a> Board<'a> {
         }
     }
 
-    /// The first piece of a kind in a hex by looking through the position, leaving out the
-    /// one taken off.
-    fn off_table(&self, hex: Hex, kind: usize) -> Option<usize> {
+    /// The first piece of a kind in a hex by looking through the position from index
+    /// `from` on, leaving out the one taken off.
+    fn off_table(&self, hex: Hex, kind: usize, from: usize) -> Option<usize> {
         let count = match kind {
             0 => self.pos.units.len(),
             1 => self.pos.leaders.len(),
             _ => self.pos.siege.len(),
         };
-        (0..count)
+        (from..count)
             .find(|&i| Some(i) != self.taken[kind] && self.location(kind, i) == Location::Map(hex))
     }
 
@@ -402,7 +404,7 @@ impl<'a> Board<'a> {
                 let i = self.cells[k][kind];
                 (i != NONE).then_some(i as usize)
             }
-            None => self.off_table(hex, kind),
+            None => self.off_table(hex, kind, 0),
         }
     }
 }
@@ -412,12 +414,12 @@ impl<'a> Board<'a> {
 fn mark(
     cells: &mut [[u16; 3]],
     marked: &mut Vec<u16>,
-    grid: Grid,
+    map: &Map,
     kind: usize,
     at: impl DoubleEndedIterator<Item = Location> + ExactSizeIterator,
 ) {
     for (i, at) in at.enumerate().rev() {
-        if let Some(k) = at.hex().and_then(|h| grid.index(h)) {
+        if let Some(k) = at.hex().and_then(|h| map.index(h)) {
             cells[k][kind] = i as u16;
             marked.push(k as u16);
         }
