@@ -427,6 +427,15 @@ impl Steps for HexSteps<'_> {
             return;
         }
         let n = node as usize;
+        // Settled: no step into this hex can be cheaper now (no step costs less than
+        // nothing), so its entry is shut for the rest of the search, passed over before
+        // [`Frontier::step`] would turn it down.
+        if let Some(e) = self.entries.get_mut(n) {
+            if *e == UNWORKED {
+                self.worked.push(node);
+            }
+            *e = SHUT | SHUT << 16;
+        }
         // The half of a packed entry for a step from this hex.
         let shift = if d.classes[n].is_wall_or_tower() {
             0

@@ -4,7 +4,7 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use hexgrid::{Grid, Hex};
+use hexgrid::Hex;
 use serde::{Deserialize, Serialize};
 
 use crate::map::{Class, Map, Nationality};
@@ -254,7 +254,8 @@ const NONE: u16 = u16::MAX;
 #[derive(Clone, Debug)]
 pub struct Board<'a> {
     pos: &'a Position,
-    grid: Grid,
+    /// The map, whose grid indices the table is by.
+    map: &'a Map,
     /// By the hex's dense index: the combat unit, leader and siege unit there (`NONE`: none).
     cells: Vec<[u16; 3]>,
     /// The dense indices of the hexes written in `cells` (the others are empty).
@@ -296,7 +297,7 @@ impl Drop for Board<'_> {
 
 impl<'a> Board<'a> {
     /// The table of `pos` on the rules' map.
-    pub fn new(rules: &Rules, pos: &'a Position) -> Board<'a> {
+    pub fn new(rules: &'a Rules, pos: &'a Position) -> Board<'a> {
         let grid = rules.map.grid;
         let spare = SPARE
             .try_with(|spare| {
@@ -331,7 +332,7 @@ impl<'a> Board<'a> {
         );
         Board {
             pos,
-            grid,
+            map: &rules.map,
             cells,
             marked,
             taken: [None; 3],
@@ -353,14 +354,14 @@ impl<'a> Board<'a> {
         let Some(k) = self
             .location(kind, i)
             .hex()
-            .and_then(|h| self.grid.index(h))
+            .and_then(|h| self.map.index(h))
         else {
             return;
         };
         if self.cells[k][kind] as usize == i {
             // The piece was the first of its kind there: the next one there by index, if
             // any, is first now.
-            let hex = self.grid.hex_at(k);
+            let hex = self.map.grid.hex_at(k);
             self.cells[k][kind] = hex
                 .and_then(|h| self.off_table(h, kind, i + 1))
                 .map_or(NONE, |j| j as u16);
@@ -399,7 +400,7 @@ impl<'a> Board<'a> {
     /// The piece of a kind in a hex: from the table on the map, by looking off it.
     #[inline]
     fn at(&self, hex: Hex, kind: usize) -> Option<usize> {
-        match self.grid.index(hex) {
+        match self.map.index(hex) {
             Some(k) => {
                 let i = self.cells[k][kind];
                 (i != NONE).then_some(i as usize)
