@@ -351,11 +351,7 @@ impl<'a> Board<'a> {
             Piece::Siege(e) => (2, e),
         };
         self.taken[kind] = Some(i);
-        let Some(k) = self
-            .location(kind, i)
-            .hex()
-            .and_then(|h| self.map.index(h))
-        else {
+        let Some(k) = self.location(kind, i).hex().and_then(|h| self.map.index(h)) else {
             return;
         };
         if self.cells[k][kind] as usize == i {

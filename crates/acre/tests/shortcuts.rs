@@ -623,3 +623,58 @@ fn map_index_is_the_grid_index() {
     }
     assert!(on_map > 0);
 }
+
+/// [`acre::melee::overrun`], which looks for an enemy leader or siege unit before the combat
+/// units, does to the position what the plain rule does: no enemy combat unit there, then an
+/// enemy leader killed and an enemy siege unit damaged. Every hex of the map, for each side,
+/// in the positions of a seeded random game (every 30th).
+#[test]
+fn overrun_is_the_plain_rule() {
+    use acre::melee::{overrun, Overrun};
+    let plain = |s: &State, pos: &mut acre::Position, hex: Hex, by: Side| {
+        let r = &s.rules;
+        let mut out = Vec::new();
+        if pos.side_at(r, hex) == Some(by.enemy()) {
+            return out;
+        }
+        if let Some(l) = pos.leader_at(hex).filter(|&l| r.leaders[l].side != by) {
+            let morale = leaders::kill(r, pos, l, s.conrad);
+            out.push(Overrun::LeaderKilled { leader: l, morale });
+        }
+        if let Some(e) = pos.siege_at(hex).filter(|&e| r.siege[e].side != by) {
+            if let Some(loss) = acre::bombardment::damage_engine(r, pos, e, s.turn.turn) {
+                out.push(Overrun::Engine { siege: e, loss });
+            }
+        }
+        out
+    };
+    let mut s = start("siege", 41);
+    let mut rng = 41u64.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let (mut plies, mut exposed) = (0, 0);
+    while let Pending::Seats(seats) = s.pending() {
+        if plies % 30 == 0 {
+            let hexes: Vec<Hex> = s.rules.map.grid.hexes().collect();
+            for &h in &hexes {
+                for by in [Side::Crusader, Side::Moslem] {
+                    let r = &s.rules;
+                    let enemy_leader = s.pos.leader_at(h).is_some_and(|l| r.leaders[l].side != by);
+                    let enemy_siege = s.pos.siege_at(h).is_some_and(|e| r.siege[e].side != by);
+                    exposed += usize::from(enemy_leader || enemy_siege);
+                    let (mut fast, mut slow) = (s.pos.clone(), s.pos.clone());
+                    let got = overrun(&s.rules, &mut fast, h, by, s.turn.turn, s.conrad);
+                    assert_eq!(got, plain(&s, &mut slow, h, by), "ply {plies}");
+                    assert_eq!(fast, slow, "ply {plies}");
+                }
+            }
+        }
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let seat = seats[(rng % seats.len() as u64) as usize];
+        let legal = s.legal_actions(seat);
+        let a = &legal[(rng % legal.len() as u64) as usize];
+        s.apply(seat, a, &mut Log::discarding()).expect("legal");
+        plies += 1;
+    }
+    assert!(exposed > 0);
+}
