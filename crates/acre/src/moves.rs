@@ -105,7 +105,7 @@ thread_local! {
 /// of the next position to settle in it).
 struct Frontier<'s> {
     nodes: Vec<Reached>,
-    index: &'s mut Vec<u32>,
+    index: &'s mut [u32],
     queue: &'s mut Buckets,
     bucket: Vec<u32>,
     next_in_bucket: usize,
@@ -197,7 +197,7 @@ impl Reach {
         queue.push(0, 0);
         let mut f = Frontier {
             nodes,
-            index,
+            index: index.as_mut_slice(),
             queue,
             bucket: Vec::new(),
             next_in_bucket: 0,
