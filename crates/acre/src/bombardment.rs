@@ -123,33 +123,95 @@ pub fn check_counter_bombardment(
     pos: &Position,
     shots: &[(usize, usize)],
 ) -> Result<(), String> {
+    match counter_fault(rules, pos, shots) {
+        None => Ok(()),
+        Some(fault) => Err(fault.text(rules)),
+    }
+}
+
+/// Acre 8.21, 8.22, 8.24, 12.33: whether [`check_counter_bombardment`] accepts the
+/// allocation, without wording a refusal (the legal actions ask it of every small catapult
+/// and siege unit).
+pub fn counter_bombardment_allowed(
+    rules: &Rules,
+    pos: &Position,
+    shots: &[(usize, usize)],
+) -> bool {
+    counter_fault(rules, pos, shots).is_none()
+}
+
+/// Why [`check_counter_bombardment`] refuses an allocation, worded by
+/// [`CounterFault::text`]: the siege units named are indices of [`Rules::siege`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum CounterFault {
+    /// No such siege unit.
+    NoSuchUnit,
+    /// 8.21: the firer is not a Moslem small catapult.
+    NotSmallCatapult(usize),
+    /// 8.24: the target is not a giant catapult.
+    NotGiantCatapult(usize),
+    /// A catapult off the map.
+    OffMap,
+    /// 8.22: the firer is not on a Wall or Tower hex.
+    NotOnWall(usize),
+    /// 8.21: the firer fires twice.
+    Twice(usize),
+    /// 8.22: the target is out of range.
+    OutOfRange(usize),
+}
+
+impl CounterFault {
+    /// The refusal in words.
+    fn text(self, rules: &Rules) -> String {
+        let name = |e: usize| &rules.siege[e].name;
+        match self {
+            CounterFault::NoSuchUnit => "no such siege unit".into(),
+            CounterFault::NotSmallCatapult(c) => {
+                format!("{} is not a Moslem small catapult (8.21)", name(c))
+            }
+            CounterFault::NotGiantCatapult(t) => {
+                format!("{} is not a giant catapult (8.24)", name(t))
+            }
+            CounterFault::OffMap => "both catapults must be on the map".into(),
+            CounterFault::NotOnWall(c) => {
+                format!("{} is not on a Wall or Tower hex (8.22)", name(c))
+            }
+            CounterFault::Twice(c) => format!("{} fires once (8.21)", name(c)),
+            CounterFault::OutOfRange(t) => format!("{} is out of range (8.22)", name(t)),
+        }
+    }
+}
+
+/// Acre 8.21, 8.22, 8.24, 12.33: the first reason [`check_counter_bombardment`] refuses the
+/// allocation, if any.
+fn counter_fault(rules: &Rules, pos: &Position, shots: &[(usize, usize)]) -> Option<CounterFault> {
     let mut used = BTreeSet::new();
     for &(catapult, target) in shots {
         let (Some(c), Some(t)) = (rules.siege.get(catapult), rules.siege.get(target)) else {
-            return Err("no such siege unit".into());
+            return Some(CounterFault::NoSuchUnit);
         };
         if c.kind != SiegeKind::SmallCatapult || c.side != Side::Moslem {
-            return Err(format!("{} is not a Moslem small catapult (8.21)", c.name));
+            return Some(CounterFault::NotSmallCatapult(catapult));
         }
         if t.kind != SiegeKind::GiantCatapult {
-            return Err(format!("{} is not a giant catapult (8.24)", t.name));
+            return Some(CounterFault::NotGiantCatapult(target));
         }
         let (Location::Map(from), Location::Map(to)) =
             (pos.siege[catapult].at, pos.siege[target].at)
         else {
-            return Err("both catapults must be on the map".into());
+            return Some(CounterFault::OffMap);
         };
         if !rules.map.is_wall_or_tower(from) {
-            return Err(format!("{} is not on a Wall or Tower hex (8.22)", c.name));
+            return Some(CounterFault::NotOnWall(catapult));
         }
         if !used.insert(catapult) {
-            return Err(format!("{} fires once (8.21)", c.name));
+            return Some(CounterFault::Twice(catapult));
         }
         if from.distance(to) > rules.tables.counter_bombardment_range {
-            return Err(format!("{} is out of range (8.22)", t.name));
+            return Some(CounterFault::OutOfRange(target));
         }
     }
-    Ok(())
+    None
 }
 
 /// Acre 8.5, 8.23, 12.24: one counter-bombardment: on a damaging roll the giant catapult

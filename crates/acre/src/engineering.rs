@@ -26,28 +26,81 @@ pub fn may_fill(
     moved: bool,
     foss: Hex,
 ) -> Result<(), String> {
+    match fill_fault(rules, pos, unit, moved, foss) {
+        None => Ok(()),
+        Some(fault) => Err(fault.text(rules, foss)),
+    }
+}
+
+/// Acre 13.11, 15.12, 9.23: whether [`may_fill`] accepts the filling, without wording a
+/// refusal (the legal actions ask it of every Crusader unit's neighbours).
+pub fn fill_allowed(rules: &Rules, pos: &Position, unit: usize, moved: bool, foss: Hex) -> bool {
+    fill_fault(rules, pos, unit, moved, foss).is_none()
+}
+
+/// Why [`may_fill`] refuses a filling, worded by [`FillFault::text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum FillFault {
+    /// 13.11: not a Crusader unit.
+    NotCrusader,
+    /// 15.12: cavalry.
+    Cavalry,
+    /// 9.23: disrupted.
+    Disrupted,
+    /// 13.11: moved this Movement Segment.
+    Moved,
+    /// Not on the map.
+    OffMap,
+    /// 13.11: the hex is not a vacant unfilled foss hex next to the unit.
+    NotVacantFoss,
+}
+
+impl FillFault {
+    /// The refusal in words, for the foss hex `foss`.
+    fn text(self, rules: &Rules, foss: Hex) -> String {
+        match self {
+            FillFault::NotCrusader => "only Crusader units fill the foss (13.11)".into(),
+            FillFault::Cavalry => "cavalry may not fill the foss (15.12)".into(),
+            FillFault::Disrupted => "a disrupted unit may not fill the foss (9.23)".into(),
+            FillFault::Moved => {
+                "only a unit that has not moved this Movement Segment may fill (13.11)".into()
+            }
+            FillFault::OffMap => "the unit is not on the map".into(),
+            FillFault::NotVacantFoss => format!(
+                "{} is not a vacant unfilled foss hex next to the unit (13.11)",
+                rules.map.id(foss)
+            ),
+        }
+    }
+}
+
+/// Acre 13.11, 15.12, 9.23: the first reason [`may_fill`] refuses the filling, if any.
+fn fill_fault(
+    rules: &Rules,
+    pos: &Position,
+    unit: usize,
+    moved: bool,
+    foss: Hex,
+) -> Option<FillFault> {
     if rules.side_of(unit) != Side::Crusader {
-        return Err("only Crusader units fill the foss (13.11)".into());
+        return Some(FillFault::NotCrusader);
     }
     if rules.unit_type(unit).cavalry {
-        return Err("cavalry may not fill the foss (15.12)".into());
+        return Some(FillFault::Cavalry);
     }
     if pos.units[unit].disrupted {
-        return Err("a disrupted unit may not fill the foss (9.23)".into());
+        return Some(FillFault::Disrupted);
     }
     if moved {
-        return Err("only a unit that has not moved this Movement Segment may fill (13.11)".into());
+        return Some(FillFault::Moved);
     }
     let Some(at) = pos.hex_of(unit) else {
-        return Err("the unit is not on the map".into());
+        return Some(FillFault::OffMap);
     };
     if !at.is_adjacent(foss) || !pos.unfilled_foss(rules, foss) || pos.unit_at(foss).is_some() {
-        return Err(format!(
-            "{} is not a vacant unfilled foss hex next to the unit (13.11)",
-            rules.map.id(foss)
-        ));
+        return Some(FillFault::NotVacantFoss);
     }
-    Ok(())
+    None
 }
 
 /// Acre 13.12: a filled foss hex is cleared on a roll of 1-4.

@@ -176,6 +176,65 @@ pub struct Map {
     pub labels: Vec<(Hex, String)>,
     /// Where the map comes from.
     pub provenance: Provenance,
+    /// Each hex's grid index by its coordinates ([`Map::index`]).
+    dense: Dense,
+}
+
+/// A table from a hex's axial coordinates to its grid index ([`Grid::index`]) over the
+/// rectangle of coordinates the map's hexes span: a look-up in place of the conversion
+/// through the printed id, for the tables by grid index built thousands of times a game.
+#[derive(Clone, Debug, PartialEq)]
+struct Dense {
+    /// The least coordinates of a hex of the map.
+    q0: i32,
+    r0: i32,
+    /// How many columns and rows of coordinates the rectangle spans.
+    q_span: u32,
+    r_span: u32,
+    /// By `(q - q0) * r_span + (r - r0)`: the grid index ([`u32::MAX`]: not on the map).
+    index: Vec<u32>,
+}
+
+impl Dense {
+    /// The table of the grid's hexes.
+    fn new(grid: Grid) -> Dense {
+        let hexes: Vec<(Hex, usize)> = grid
+            .hexes()
+            .filter_map(|h| Some((h, grid.index(h)?)))
+            .collect();
+        let q0 = hexes.iter().map(|(h, _)| h.q).min().unwrap_or(0);
+        let r0 = hexes.iter().map(|(h, _)| h.r).min().unwrap_or(0);
+        let q1 = hexes.iter().map(|(h, _)| h.q).max().unwrap_or(-1);
+        let r1 = hexes.iter().map(|(h, _)| h.r).max().unwrap_or(-1);
+        let q_span = u32::try_from(q1 - q0 + 1).unwrap_or(0);
+        let r_span = u32::try_from(r1 - r0 + 1).unwrap_or(0);
+        let mut index = vec![u32::MAX; q_span as usize * r_span as usize];
+        for (h, k) in hexes {
+            let at = (h.q - q0) as usize * r_span as usize + (h.r - r0) as usize;
+            index[at] = u32::try_from(k).unwrap_or(u32::MAX);
+        }
+        Dense {
+            q0,
+            r0,
+            q_span,
+            r_span,
+            index,
+        }
+    }
+
+    /// The grid index of `hex`, if on the map.
+    #[inline]
+    fn get(&self, hex: Hex) -> Option<usize> {
+        let q = hex.q.wrapping_sub(self.q0) as u32;
+        let r = hex.r.wrapping_sub(self.r0) as u32;
+        if q >= self.q_span || r >= self.r_span {
+            return None;
+        }
+        let k = *self
+            .index
+            .get(q as usize * self.r_span as usize + r as usize)?;
+        (k != u32::MAX).then_some(k as usize)
+    }
 }
 
 /// The classes whose distances [`Map::distance_to`] keeps for every hex: the foss (5.16,
@@ -370,6 +429,7 @@ impl Map {
             between: BTreeSet::new(),
             labels,
             provenance: raw.provenance.clone(),
+            dense: Dense::new(grid),
         };
         map.between = map.flood_between();
         map.near = NEAR
@@ -381,6 +441,12 @@ impl Map {
             })
             .collect();
         errors.into_result(map)
+    }
+
+    /// The grid index of a hex ([`Grid::index`]), if on the map, read from a table.
+    #[inline]
+    pub fn index(&self, hex: Hex) -> Option<usize> {
+        self.dense.get(hex)
     }
 
     /// The hex printed `id`, if on the map.

@@ -425,6 +425,15 @@ pub fn overrun(
     conrad: bool,
 ) -> Vec<Overrun> {
     let mut out = Vec::new();
+    // Nothing to overrun without an enemy leader or siege unit there (the few leaders and
+    // siege units looked through before the many combat units).
+    let enemy_leader = pos
+        .leader_at(hex)
+        .is_some_and(|l| rules.leaders[l].side != by);
+    let enemy_siege = pos.siege_at(hex).is_some_and(|s| rules.siege[s].side != by);
+    if !enemy_leader && !enemy_siege {
+        return out;
+    }
     if pos.side_at(rules, hex) == Some(by.enemy()) {
         return out;
     }

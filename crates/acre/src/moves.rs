@@ -105,7 +105,7 @@ thread_local! {
 /// of the next position to settle in it).
 struct Frontier<'s> {
     nodes: Vec<Reached>,
-    index: &'s mut Vec<u32>,
+    index: &'s mut [u32],
     queue: &'s mut Buckets,
     bucket: Vec<u32>,
     next_in_bucket: usize,
@@ -197,7 +197,7 @@ impl Reach {
         queue.push(0, 0);
         let mut f = Frontier {
             nodes,
-            index,
+            index: index.as_mut_slice(),
             queue,
             bucket: Vec::new(),
             next_in_bucket: 0,
@@ -292,6 +292,7 @@ struct Search<'a> {
 
 /// What entering `to` costs the mover ([`Entry`]), as [`movement::entry`] answers for each
 /// hex it may come from, with 9.24's road rates taken away when `no_road`.
+#[inline(always)]
 fn entry_into(
     r: &Rules,
     d: &Derived,
@@ -355,6 +356,7 @@ impl Entry {
     /// Packed in a word: the cost of a step from a Wall/Tower hex in the low half, from any
     /// other hex in the high half, [`SHUT`] where prohibited. A cost of [`SHUT`] or more is
     /// beyond any Movement Allowance, so it is as good as prohibited.
+    #[inline(always)]
     fn packed(self) -> u32 {
         let half = |c: u32| c.min(SHUT);
         let (wall, other) = match self {
@@ -413,11 +415,10 @@ impl Steps for HexSteps<'_> {
         let s = self.s;
         let r = &s.rules;
         let d = &s.derived;
-        let grid = r.map.grid;
         if node == self.off {
             for &h in &d.entry {
                 if self.board.side_at(r, h).is_none() && s.pos.effects(r, h).cost.is_some() {
-                    if let Some(k) = grid.index(h) {
+                    if let Some(k) = r.map.index(h) {
                         frontier.step(k as u32, ENTRY_COST);
                     }
                 }
@@ -425,6 +426,15 @@ impl Steps for HexSteps<'_> {
             return;
         }
         let n = node as usize;
+        // Settled: no step into this hex can be cheaper now (no step costs less than
+        // nothing), so its entry is shut for the rest of the search, passed over before
+        // [`Frontier::step`] would turn it down.
+        if let Some(e) = self.entries.get_mut(n) {
+            if *e == UNWORKED {
+                self.worked.push(node);
+            }
+            *e = SHUT | SHUT << 16;
+        }
         // The half of a packed entry for a step from this hex.
         let shift = if d.classes[n].is_wall_or_tower() {
             0
@@ -450,7 +460,9 @@ impl Steps for HexSteps<'_> {
             // 12.11, 12.12: a tower keeps to the ground between the outerworks and the
             // foss, never into an unfilled foss hex.
             if self.tower {
-                let Some(next) = grid.hex_at(k) else { continue };
+                let Some(&next) = d.hexes.get(k) else {
+                    continue;
+                };
                 if !d.between.contains(&next) || s.pos.unfilled_foss(r, next) {
                     continue;
                 }
@@ -460,7 +472,9 @@ impl Steps for HexSteps<'_> {
             };
             let mut entry = known;
             if entry == UNWORKED {
-                let Some(next) = grid.hex_at(k) else { continue };
+                let Some(&next) = d.hexes.get(k) else {
+                    continue;
+                };
                 self.worked.push(k as u32);
                 let enemy_controls = self.enemy_zoc[k];
                 entry = entry_into(
@@ -874,8 +888,8 @@ pub fn destination_hexes(s: &State, piece: Piece, strategic: bool) -> Vec<Hex> {
     };
     // Grid indices are in the order of the hexes ([`hexgrid::Grid::index`]): the ends
     // (each hex once) marked in a set of bits by grid index come out of it in order.
-    let grid = s.rules.map.grid;
-    let mut marked = vec![0u64; grid.len().div_ceil(64)];
+    let hexes = &s.derived.hexes;
+    let mut marked = vec![0u64; hexes.len().div_ceil(64)];
     for &(_, n) in &m.ends {
         marked[n as usize / 64] |= 1 << (n % 64);
     }
@@ -885,7 +899,7 @@ pub fn destination_hexes(s: &State, piece: Piece, strategic: bool) -> Vec<Hex> {
         while bits != 0 {
             let n = w * 64 + bits.trailing_zeros() as usize;
             bits &= bits - 1;
-            out.extend(grid.hex_at(n));
+            out.extend(hexes.get(n).copied());
         }
     }
     out

@@ -405,25 +405,24 @@ impl State {
         // Room for every piece, so that the list never grows.
         let mut out = Vec::with_capacity(r.units.len() + r.leaders.len() + r.siege.len());
         let allowed = self.armies_allowed();
-        let pieces = (0..r.units.len())
-            .map(Piece::Unit)
+        // The side's own combat units only: [`Self::may_move`] turns down the others.
+        let pieces = self.derived.units_of[ix(side)]
+            .iter()
+            .map(|&u| Piece::Unit(u))
             .chain((0..r.leaders.len()).map(Piece::Leader))
             .chain((0..r.siege.len()).map(Piece::Siege));
+        // Those not done yet: the pieces come in the order of [`Piece`] (units, leaders,
+        // siege units, each by index), as the set of pieces done is, so one walk through both
+        // passes over the done ones.
+        let mut done = self.work.done.iter().peekable();
         for p in pieces {
+            while done.next_if(|d| **d < p).is_some() {}
+            if done.peek() == Some(&&p) {
+                continue;
+            }
             if self.may_move(side, strategic, &allowed, p) {
                 out.push(p);
             }
-        }
-        // Those not done yet: `out` is in the order of [`Piece`] (units, leaders, siege units,
-        // each by index), as the set of pieces done is, so one walk through both answers.
-        if out.windows(2).all(|w| w[0] < w[1]) {
-            let mut done = self.work.done.iter().peekable();
-            out.retain(|p| {
-                while done.next_if(|d| *d < p).is_some() {}
-                done.peek() != Some(&p)
-            });
-        } else {
-            out.retain(|p| !self.work.done.contains(p));
         }
         out
     }
@@ -656,7 +655,7 @@ impl State {
             r.siege.len(),
             &self.work.counter,
             &targets,
-            |shots| bombardment::check_counter_bombardment(r, pos, shots).is_ok(),
+            |shots| bombardment::counter_bombardment_allowed(r, pos, shots),
             Action::Counter,
         )
     }
@@ -824,7 +823,7 @@ impl State {
             };
             let moved = self.moved.contains(&u);
             for h in r.map.neighbours(at) {
-                if engineering::may_fill(r, &self.pos, u, moved, h).is_ok() {
+                if engineering::fill_allowed(r, &self.pos, u, moved, h) {
                     out.push(Action::Fill(u, h));
                 }
             }
@@ -1099,7 +1098,7 @@ impl State {
         ground
             .iter()
             .copied()
-            .filter(|&h| regroup::check_redeploy_on(r, &board, piece, h, ground).is_ok())
+            .filter(|&h| regroup::redeploy_allowed_on_ground(r, &board, piece, h))
             .map(|h| Action::Place(piece, h))
             .collect()
     }

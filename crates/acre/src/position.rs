@@ -4,10 +4,10 @@
 
 use std::collections::{BTreeMap, BTreeSet};
 
-use hexgrid::{Grid, Hex};
+use hexgrid::Hex;
 use serde::{Deserialize, Serialize};
 
-use crate::map::{Class, Nationality};
+use crate::map::{Class, Map, Nationality};
 use crate::rules::{Rules, Side, SiegeKind};
 
 /// Where a counter is.
@@ -254,7 +254,8 @@ const NONE: u16 = u16::MAX;
 #[derive(Clone, Debug)]
 pub struct Board<'a> {
     pos: &'a Position,
-    grid: Grid,
+    /// The map, whose grid indices the table is by.
+    map: &'a Map,
     /// By the hex's dense index: the combat unit, leader and siege unit there (`NONE`: none).
     cells: Vec<[u16; 3]>,
     /// The dense indices of the hexes written in `cells` (the others are empty).
@@ -296,7 +297,7 @@ impl Drop for Board<'_> {
 
 impl<'a> Board<'a> {
     /// The table of `pos` on the rules' map.
-    pub fn new(rules: &Rules, pos: &'a Position) -> Board<'a> {
+    pub fn new(rules: &'a Rules, pos: &'a Position) -> Board<'a> {
         let grid = rules.map.grid;
         let spare = SPARE
             .try_with(|spare| {
@@ -311,27 +312,27 @@ impl<'a> Board<'a> {
         mark(
             &mut cells,
             &mut marked,
-            grid,
+            &rules.map,
             0,
             pos.units.iter().map(|u| u.at),
         );
         mark(
             &mut cells,
             &mut marked,
-            grid,
+            &rules.map,
             1,
             pos.leaders.iter().map(|l| l.at),
         );
         mark(
             &mut cells,
             &mut marked,
-            grid,
+            &rules.map,
             2,
             pos.siege.iter().map(|s| s.at),
         );
         Board {
             pos,
-            grid,
+            map: &rules.map,
             cells,
             marked,
             taken: [None; 3],
@@ -350,17 +351,15 @@ impl<'a> Board<'a> {
             Piece::Siege(e) => (2, e),
         };
         self.taken[kind] = Some(i);
-        let Some(k) = self
-            .location(kind, i)
-            .hex()
-            .and_then(|h| self.grid.index(h))
-        else {
+        let Some(k) = self.location(kind, i).hex().and_then(|h| self.map.index(h)) else {
             return;
         };
         if self.cells[k][kind] as usize == i {
-            let hex = self.grid.hex_at(k);
+            // The piece was the first of its kind there: the next one there by index, if
+            // any, is first now.
+            let hex = self.map.grid.hex_at(k);
             self.cells[k][kind] = hex
-                .and_then(|h| self.off_table(h, kind))
+                .and_then(|h| self.off_table(h, kind, i + 1))
                 .map_or(NONE, |j| j as u16);
         }
     }
@@ -382,27 +381,27 @@ impl<'a> Board<'a> {
         }
     }
 
-    /// The first piece of a kind in a hex by looking through the position, leaving out the
-    /// one taken off.
-    fn off_table(&self, hex: Hex, kind: usize) -> Option<usize> {
+    /// The first piece of a kind in a hex by looking through the position from index
+    /// `from` on, leaving out the one taken off.
+    fn off_table(&self, hex: Hex, kind: usize, from: usize) -> Option<usize> {
         let count = match kind {
             0 => self.pos.units.len(),
             1 => self.pos.leaders.len(),
             _ => self.pos.siege.len(),
         };
-        (0..count)
+        (from..count)
             .find(|&i| Some(i) != self.taken[kind] && self.location(kind, i) == Location::Map(hex))
     }
 
     /// The piece of a kind in a hex: from the table on the map, by looking off it.
     #[inline]
     fn at(&self, hex: Hex, kind: usize) -> Option<usize> {
-        match self.grid.index(hex) {
+        match self.map.index(hex) {
             Some(k) => {
                 let i = self.cells[k][kind];
                 (i != NONE).then_some(i as usize)
             }
-            None => self.off_table(hex, kind),
+            None => self.off_table(hex, kind, 0),
         }
     }
 }
@@ -412,12 +411,12 @@ impl<'a> Board<'a> {
 fn mark(
     cells: &mut [[u16; 3]],
     marked: &mut Vec<u16>,
-    grid: Grid,
+    map: &Map,
     kind: usize,
     at: impl DoubleEndedIterator<Item = Location> + ExactSizeIterator,
 ) {
     for (i, at) in at.enumerate().rev() {
-        if let Some(k) = at.hex().and_then(|h| grid.index(h)) {
+        if let Some(k) = at.hex().and_then(|h| map.index(h)) {
             cells[k][kind] = i as u16;
             marked.push(k as u16);
         }

@@ -269,32 +269,101 @@ pub fn check_redeploy_on<P: Pieces + ?Sized>(
     hex: Hex,
     ground: &BTreeSet<Hex>,
 ) -> Result<(), String> {
+    match redeploy_fault(rules, pieces, piece, hex, Some(ground)) {
+        None => Ok(()),
+        Some(fault) => Err(fault.text(rules, piece, hex)),
+    }
+}
+
+/// Acre 11.3, 11.31, 11.32, 5.5, 5.12, 15.14: whether [`check_redeploy_on`] accepts the
+/// redeployment to `hex`, a hex of the side's redeployment ground, without wording a
+/// refusal (the legal actions ask it of every hex of the ground).
+pub fn redeploy_allowed_on_ground<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pieces: &P,
+    piece: Piece,
+    hex: Hex,
+) -> bool {
+    redeploy_fault(rules, pieces, piece, hex, None).is_none()
+}
+
+/// Why [`check_redeploy_on`] refuses a redeployment, worded by [`RedeployFault::text`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum RedeployFault {
+    /// 12.23, 12.34, 11.33: a siege unit or Moslem army piece.
+    NotRedeployable,
+    /// 11.3: in a box.
+    NotInPlay,
+    /// 14.41: a dead or wounded leader.
+    LeaderOut,
+    /// 11.31, 11.32: off the side's redeployment ground.
+    OffGround(Side),
+    /// 5.12: an enemy piece in the hex.
+    Enemy,
+    /// 15.14: cavalry with a siege unit.
+    CavalryWithSiege,
+    /// 5.27, 15.14: prohibited terrain.
+    Prohibited,
+    /// 5.5, 15.11: the unit may not end a move there.
+    MayNotStand,
+    /// 5.51, 5.52: another combat unit (or leader) there.
+    Taken,
+}
+
+impl RedeployFault {
+    /// The refusal in words, for `piece` redeployed to `hex`.
+    fn text(self, rules: &Rules, piece: Piece, hex: Hex) -> String {
+        let name = piece.name(rules);
+        let id = rules.map.id(hex);
+        match self {
+            RedeployFault::NotRedeployable => format!(
+                "{name} is not redeployed on the map: siege units stay until the Strategic Movement Segment (12.23, 12.34), the Moslem army leaves the map (11.33)"
+            ),
+            RedeployFault::NotInPlay => format!("{name} is not in play (11.3)"),
+            RedeployFault::LeaderOut => format!("{name} is not in play (14.41)"),
+            RedeployFault::OffGround(Side::Crusader) => format!(
+                "{name} may not redeploy to {id}: between the outerworks and the foss, more than {} hexes from the walls (11.32)",
+                rules.scenario.setup_distance),
+            RedeployFault::OffGround(Side::Moslem) => format!("{name} may not redeploy to {id}: the garrison redeploys within Acre (11.31)"),
+            RedeployFault::Enemy => format!("{id} holds an enemy unit (5.12)"),
+            RedeployFault::CavalryWithSiege => {
+                format!("cavalry may not be placed with a siege unit in {id} (15.14)")
+            }
+            RedeployFault::Prohibited => {
+                format!("{id} is prohibited terrain for {name} (5.27, 15.14)")
+            }
+            RedeployFault::MayNotStand => format!("{name} may not stand in {id} (5.5, 15.11)"),
+            RedeployFault::Taken => format!("{id} already holds one (5.51, 5.52)"),
+        }
+    }
+}
+
+/// Acre 11.3, 11.31, 11.32, 5.5, 5.12, 15.14: the first reason [`check_redeploy_on`]
+/// refuses the redeployment, if any, with the side's redeployment `ground` (`None`: `hex`
+/// is known to be on it).
+fn redeploy_fault<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pieces: &P,
+    piece: Piece,
+    hex: Hex,
+    ground: Option<&BTreeSet<Hex>>,
+) -> Option<RedeployFault> {
     let pos = pieces.position();
-    let name = piece.name(rules);
-    // The hex's printed id, only for a refusal.
-    let id = || rules.map.id(hex);
     if !redeployable(rules, piece) {
-        return Err(format!(
-            "{name} is not redeployed on the map: siege units stay until the Strategic Movement Segment (12.23, 12.34), the Moslem army leaves the map (11.33)"
-        ));
+        return Some(RedeployFault::NotRedeployable);
     }
     if !matches!(piece.at(pos), Location::Map(_) | Location::OffMap) {
-        return Err(format!("{name} is not in play (11.3)"));
+        return Some(RedeployFault::NotInPlay);
     }
     if let Piece::Leader(l) = piece {
         let wounded = pos.leaders[l].wounded_until.is_some() && piece.at(pos) == Location::OffMap;
         if pos.leaders[l].dead || wounded {
-            return Err(format!("{name} is not in play (14.41)"));
+            return Some(RedeployFault::LeaderOut);
         }
     }
     let side = piece.side(rules);
-    if !ground.contains(&hex) {
-        return Err(match side {
-            Side::Crusader => format!(
-                "{name} may not redeploy to {id}: between the outerworks and the foss, more than {} hexes from the walls (11.32)",
-                rules.scenario.setup_distance, id = id()),
-            Side::Moslem => format!("{name} may not redeploy to {id}: the garrison redeploys within Acre (11.31)", id = id()),
-        });
+    if ground.is_some_and(|g| !g.contains(&hex)) {
+        return Some(RedeployFault::OffGround(side));
     }
     if pieces.side_at(rules, hex) == Some(side.enemy())
         || pieces
@@ -304,38 +373,26 @@ pub fn check_redeploy_on<P: Pieces + ?Sized>(
             .siege_at(hex)
             .is_some_and(|s| rules.siege[s].side != side)
     {
-        return Err(format!("{id} holds an enemy unit (5.12)", id = id()));
+        return Some(RedeployFault::Enemy);
     }
     let taken = match piece {
         Piece::Unit(u) => {
             if rules.unit_type(u).cavalry && pieces.siege_at(hex).is_some() {
-                return Err(format!(
-                    "cavalry may not be placed with a siege unit in {id} (15.14)",
-                    id = id()
-                ));
+                return Some(RedeployFault::CavalryWithSiege);
             }
             let marsh = rules.unit_type(u).cavalry && rules.map.class(hex) == Class::Marsh;
             if marsh || pos.effects(rules, hex).cost.is_none() {
-                return Err(format!(
-                    "{id} is prohibited terrain for {name} (5.27, 15.14)",
-                    id = id()
-                ));
+                return Some(RedeployFault::Prohibited);
             }
             if !crate::movement::may_end_in(rules, pieces, u, hex) {
-                return Err(format!(
-                    "{name} may not stand in {id} (5.5, 15.11)",
-                    id = id()
-                ));
+                return Some(RedeployFault::MayNotStand);
             }
             pieces.unit_at(hex).is_some_and(|o| o != u)
         }
         Piece::Leader(l) => pieces.leader_at(hex).is_some_and(|o| o != l),
         Piece::Siege(_) => false,
     };
-    if taken {
-        return Err(format!("{id} already holds one (5.51, 5.52)", id = id()));
-    }
-    Ok(())
+    taken.then_some(RedeployFault::Taken)
 }
 
 /// Acre 11.3: redeploys a checked piece ([`check_redeploy`]).

@@ -9,7 +9,7 @@ use hexgrid::Hex;
 use serde::{Deserialize, Serialize};
 
 use crate::map::Class;
-use crate::position::Location;
+use crate::position::{Board, Location, Pieces};
 use crate::rules::{Army, Rules, Side};
 use crate::zoc;
 use crate::Position;
@@ -72,7 +72,9 @@ fn on_edge(rules: &Rules, hex: Hex) -> bool {
 
 /// Acre 9.24-9.26, 9.31: the steps one retreating unit could take next, before 9.32 closes
 /// the hexes both sides could enter.
-fn raw_options(rules: &Rules, pos: &Position, all: &[Retreater], r: &Retreater) -> Vec<Step> {
+/// Where pieces stand is asked of `board`, the position's table.
+fn raw_options(rules: &Rules, board: &Board, all: &[Retreater], r: &Retreater) -> Vec<Step> {
+    let pos = board.position();
     let side = rules.side_of(r.unit);
     let ty = rules.unit_type(r.unit);
     let last = r.moved + 1 == r.hexes;
@@ -112,7 +114,7 @@ fn raw_options(rules: &Rules, pos: &Position, all: &[Retreater], r: &Retreater) 
         }
         // Stationary units: enemies occupy and control; friends block, but fire units may be
         // passed through (9.24).
-        if let Some(u) = pos.unit_at(n) {
+        if let Some(u) = board.unit_at(n) {
             if !retreating(u) {
                 let friend = rules.side_of(u) == side;
                 let passable =
@@ -123,8 +125,10 @@ fn raw_options(rules: &Rules, pos: &Position, all: &[Retreater], r: &Retreater) 
             }
         }
         let controlled = rules.map.neighbours(n).any(|k| {
-            pos.unit_at(k).is_some_and(|u| {
-                !retreating(u) && rules.side_of(u) != side && zoc::exerts_into(rules, pos, u, k, n)
+            board.unit_at(k).is_some_and(|u| {
+                !retreating(u)
+                    && rules.side_of(u) != side
+                    && zoc::exerts_into(rules, board, u, k, n)
             })
         });
         if controlled {
@@ -161,9 +165,13 @@ fn raw_options(rules: &Rules, pos: &Position, all: &[Retreater], r: &Retreater) 
 /// for the next hex, all at once: a hex that units of both sides could enter is closed to both. A
 /// unit left with no choice is eliminated ([`apply_step`]).
 pub fn step_options(rules: &Rules, pos: &Position, all: &[Retreater]) -> Vec<Vec<Step>> {
+    if all.is_empty() {
+        return Vec::new();
+    }
+    let board = Board::new(rules, pos);
     let raw: Vec<Vec<Step>> = all
         .iter()
-        .map(|r| raw_options(rules, pos, all, r))
+        .map(|r| raw_options(rules, &board, all, r))
         .collect();
     let hexes_of = |side: Side| -> Vec<Hex> {
         all.iter()

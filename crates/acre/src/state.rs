@@ -147,6 +147,10 @@ pub struct Derived {
     pub walls: Vec<Hex>,
     /// 7.21: where army units enter.
     pub entry: Vec<Hex>,
+    /// The combat units of each side (by [`ix`]), in index order.
+    pub units_of: [Vec<usize>; 2],
+    /// By each hex's grid index, the hex ([`hexgrid::Grid::hex_at`]).
+    pub hexes: Vec<Hex>,
     /// By each hex's grid index, the grid index of its neighbour in each direction (in
     /// [`hexgrid::Direction::ALL`] order), [`OFF_MAP`] where that is off the map: the
     /// neighbours of [`crate::map::Map::neighbours`] without working the indices out again
@@ -277,6 +281,12 @@ impl Derived {
             base_sites,
             walls,
             entry,
+            hexes: rules.map.grid.hexes().collect(),
+            units_of: [Side::Crusader, Side::Moslem].map(|side| {
+                (0..rules.units.len())
+                    .filter(|&u| rules.side_of(u) == side)
+                    .collect()
+            }),
             adjacent: rules
                 .map
                 .grid

@@ -64,7 +64,8 @@ pub fn control<P: Pieces + ?Sized>(rules: &Rules, pos: &P, by: Side) -> Vec<bool
     let mut out = vec![false; grid.len()];
     for (u, unit) in p.units.iter().enumerate() {
         let Some(from) = unit.at.hex() else { continue };
-        if rules.side_of(u) != by || !grid.contains(from) || pos.unit_at(from) != Some(u) {
+        if rules.side_of(u) != by || rules.map.index(from).is_none() || pos.unit_at(from) != Some(u)
+        {
             continue;
         }
         // The checks of [`exerts_into`] that ask only of the unit's own hex, once.
@@ -75,7 +76,9 @@ pub fn control<P: Pieces + ?Sized>(rules: &Rules, pos: &P, by: Side) -> Vec<bool
         let from_ditch = p.unfilled_foss(rules, from) || rules.map.class(from) == Class::Outerworks;
         let from_wall = p.unbreached_wall(rules, from);
         for into in rules.map.neighbours(from) {
-            let Some(k) = grid.index(into) else { continue };
+            let Some(k) = rules.map.index(into) else {
+                continue;
+            };
             if out[k] || rules.map.all_sea_between(from, into) {
                 continue;
             }
@@ -113,7 +116,6 @@ thread_local! {
 /// [`control`], kept on this thread for the next ask with the same units of `by` standing
 /// as they do (the other side's moves change nothing here).
 pub fn control_kept(rules: &Arc<Rules>, pos: &Board, by: Side) -> Rc<Vec<bool>> {
-    let grid = rules.map.grid;
     let p = pos.position();
     // Everything of the units of `by` that [`control`] asks, from the board's table (room
     // for every unit, so that the list never grows).
@@ -122,7 +124,7 @@ pub fn control_kept(rules: &Arc<Rules>, pos: &Board, by: Side) -> Rc<Vec<bool>> 
         if rules.side_of(u) != by {
             continue;
         }
-        let Some(k) = unit.at.hex().and_then(|h| grid.index(h)) else {
+        let Some(k) = unit.at.hex().and_then(|h| rules.map.index(h)) else {
             units.push(0);
             continue;
         };

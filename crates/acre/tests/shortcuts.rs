@@ -11,7 +11,9 @@
 //! each held wall against every hex's distances, and a move, a let-go, a selection, an end of
 //! movement, a fire, the end of a step, a tunnel hex dug, a redeployment, a leader placed
 //! (14.41) or a piece set up (17.0) checked without listing every legal action (each action near the legal ones
-//! accepted exactly when listed). That the games themselves are unchanged is
+//! accepted exactly when listed), and the checks asked without wording a refusal (foss
+//! filling, counter-bombardment, redeployment) against the checks they stand for. That the
+//! games themselves are unchanged is
 //! `legal_order.rs`'s fingerprints.
 
 use acre::fire::{self, Firer};
@@ -530,4 +532,149 @@ fn bombardment_allowed_is_the_check() {
         }
     }
     assert!(accepted > 0);
+}
+
+/// The checks asked without wording a refusal accept exactly what the checks they stand for
+/// accept, in the positions of a seeded random game of each scenario (every 25th):
+/// [`engineering::fill_allowed`] against [`engineering::may_fill`] (every unit and every hex
+/// next to it, moved or not), [`acre::bombardment::counter_bombardment_allowed`] against
+/// [`acre::bombardment::check_counter_bombardment`] (every pair of siege units, alone and
+/// twice), and [`regroup::redeploy_allowed_on_ground`] with a board against
+/// [`regroup::check_redeploy_on`] with the position (the first combat units and leaders of
+/// each side on every hex of its ground).
+#[test]
+fn checks_without_words_are_the_checks() {
+    use acre::bombardment::{check_counter_bombardment, counter_bombardment_allowed};
+    let mut accepted = [0usize; 3];
+    for (scenario, seed) in [("siege", 31u64), ("siege-conrad", 32)] {
+        let mut s = start(scenario, seed);
+        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+        let mut plies = 0;
+        while let Pending::Seats(seats) = s.pending() {
+            if plies % 25 == 0 {
+                let r = &s.rules;
+                for u in 0..r.units.len() {
+                    let Some(at) = s.pos.hex_of(u) else { continue };
+                    for h in at.neighbours() {
+                        for moved in [false, true] {
+                            let allowed = engineering::fill_allowed(r, &s.pos, u, moved, h);
+                            let plain = engineering::may_fill(r, &s.pos, u, moved, h);
+                            assert_eq!(allowed, plain.is_ok(), "{scenario} ply {plies}");
+                            accepted[0] += usize::from(allowed);
+                        }
+                    }
+                }
+                for c in 0..r.siege.len() + 1 {
+                    for t in 0..r.siege.len() + 1 {
+                        for shots in [vec![(c, t)], vec![(c, t), (c, t)]] {
+                            let allowed = counter_bombardment_allowed(r, &s.pos, &shots);
+                            let plain = check_counter_bombardment(r, &s.pos, &shots);
+                            assert_eq!(allowed, plain.is_ok(), "{scenario} ply {plies}");
+                            accepted[1] += usize::from(allowed);
+                        }
+                    }
+                }
+                let board = Board::new(r, &s.pos);
+                for side in [Side::Crusader, Side::Moslem] {
+                    let ground = regroup::redeploy_ground(r, side);
+                    let units = (0..r.units.len())
+                        .filter(|&u| r.side_of(u) == side)
+                        .map(Piece::Unit)
+                        .take(4);
+                    let leaders = (0..r.leaders.len())
+                        .filter(|&l| r.leaders[l].side == side)
+                        .map(Piece::Leader)
+                        .take(2);
+                    for piece in units.chain(leaders) {
+                        for &h in &ground {
+                            let allowed = regroup::redeploy_allowed_on_ground(r, &board, piece, h);
+                            let plain = regroup::check_redeploy_on(r, &s.pos, piece, h, &ground);
+                            assert_eq!(allowed, plain.is_ok(), "{scenario} ply {plies}");
+                            accepted[2] += usize::from(allowed);
+                        }
+                    }
+                }
+            }
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let seat = seats[(rng % seats.len() as u64) as usize];
+            let legal = s.legal_actions(seat);
+            let a = &legal[(rng % legal.len() as u64) as usize];
+            s.apply(seat, a, &mut Log::discarding()).expect("legal");
+            plies += 1;
+        }
+    }
+    assert!(accepted.iter().all(|&n| n > 0), "accepted: {accepted:?}");
+}
+
+/// [`acre::map::Map::index`], read from a table, is the grid's own index
+/// ([`hexgrid::Grid::index`]) for every hex of the map and every hex within three of it.
+#[test]
+fn map_index_is_the_grid_index() {
+    let s = start("siege", 4);
+    let map = &s.rules.map;
+    let mut on_map = 0;
+    for h in map.grid.hexes() {
+        for n in h.within(3) {
+            assert_eq!(map.index(n), map.grid.index(n), "{n:?}");
+            on_map += usize::from(map.index(n).is_some());
+        }
+    }
+    assert!(on_map > 0);
+}
+
+/// [`acre::melee::overrun`], which looks for an enemy leader or siege unit before the combat
+/// units, does to the position what the plain rule does: no enemy combat unit there, then an
+/// enemy leader killed and an enemy siege unit damaged. Every hex of the map, for each side,
+/// in the positions of a seeded random game (every 30th).
+#[test]
+fn overrun_is_the_plain_rule() {
+    use acre::melee::{overrun, Overrun};
+    let plain = |s: &State, pos: &mut acre::Position, hex: Hex, by: Side| {
+        let r = &s.rules;
+        let mut out = Vec::new();
+        if pos.side_at(r, hex) == Some(by.enemy()) {
+            return out;
+        }
+        if let Some(l) = pos.leader_at(hex).filter(|&l| r.leaders[l].side != by) {
+            let morale = leaders::kill(r, pos, l, s.conrad);
+            out.push(Overrun::LeaderKilled { leader: l, morale });
+        }
+        if let Some(e) = pos.siege_at(hex).filter(|&e| r.siege[e].side != by) {
+            if let Some(loss) = acre::bombardment::damage_engine(r, pos, e, s.turn.turn) {
+                out.push(Overrun::Engine { siege: e, loss });
+            }
+        }
+        out
+    };
+    let mut s = start("siege", 41);
+    let mut rng = 41u64.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let (mut plies, mut exposed) = (0, 0);
+    while let Pending::Seats(seats) = s.pending() {
+        if plies % 30 == 0 {
+            let hexes: Vec<Hex> = s.rules.map.grid.hexes().collect();
+            for &h in &hexes {
+                for by in [Side::Crusader, Side::Moslem] {
+                    let r = &s.rules;
+                    let enemy_leader = s.pos.leader_at(h).is_some_and(|l| r.leaders[l].side != by);
+                    let enemy_siege = s.pos.siege_at(h).is_some_and(|e| r.siege[e].side != by);
+                    exposed += usize::from(enemy_leader || enemy_siege);
+                    let (mut fast, mut slow) = (s.pos.clone(), s.pos.clone());
+                    let got = overrun(&s.rules, &mut fast, h, by, s.turn.turn, s.conrad);
+                    assert_eq!(got, plain(&s, &mut slow, h, by), "ply {plies}");
+                    assert_eq!(fast, slow, "ply {plies}");
+                }
+            }
+        }
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let seat = seats[(rng % seats.len() as u64) as usize];
+        let legal = s.legal_actions(seat);
+        let a = &legal[(rng % legal.len() as u64) as usize];
+        s.apply(seat, a, &mut Log::discarding()).expect("legal");
+        plies += 1;
+    }
+    assert!(exposed > 0);
 }
