@@ -224,6 +224,17 @@ impl<V> Recent<V> {
         key: impl FnOnce(&mut Vec<u32>),
         work_out: impl FnOnce() -> V,
     ) -> Rc<V> {
+        self.get_or_derive(battle, key, |_, _| work_out())
+    }
+
+    /// [`Recent::get_or_work_out`], `work_out` handed the key asked about and the newest value
+    /// kept for `battle` with its key, if any (to derive the new value from).
+    fn get_or_derive(
+        &mut self,
+        battle: &BattleIdentity,
+        key: impl FnOnce(&mut Vec<u32>),
+        work_out: impl FnOnce(&[u32], Option<(&[u32], &V)>) -> V,
+    ) -> Rc<V> {
         let battle = battle.get();
         self.asked.clear();
         key(&mut self.asked);
@@ -241,7 +252,13 @@ impl<V> Recent<V> {
             }
             return value;
         }
-        let value = Rc::new(work_out());
+        let newest = self
+            .entries
+            .iter()
+            .rev()
+            .find(|(b, ..)| *b == battle)
+            .map(|(_, k, v)| (&k[..], &**v));
+        let value = Rc::new(work_out(&self.asked, newest));
         if self.entries.len() >= RECENT {
             self.entries.remove(0);
         }
@@ -320,12 +337,78 @@ impl State {
     /// [`Recent`]).
     pub fn situation(&self) -> Rc<Situation> {
         SITUATIONS.with(|cache| {
-            cache.borrow_mut().get_or_work_out(
+            cache.borrow_mut().get_or_derive(
                 &self.battle.identity,
                 |key| self.situation_key(key),
-                || self.work_out_situation(),
+                |key, newest| match newest {
+                    Some((old_key, old)) => self.derived_situation(key, old_key, old),
+                    None => self.work_out_situation(),
+                },
             )
         })
+    }
+
+    /// The [`Situation`] of the units standing as `key` says ([`State::situation_key`]),
+    /// derived from `old`, the one of the units standing as `old_key` says: only the hexes
+    /// that a unit standing otherwise left or entered are looked at again, and each side's
+    /// analysis is shared when all its units stand as they did. Worked out afresh when many
+    /// units stand otherwise.
+    fn derived_situation(&self, key: &[u32], old_key: &[u32], old: &Situation) -> Situation {
+        /// The most hexes looked at again; more, and the situation is worked out afresh.
+        const MOST: usize = 8;
+        let map = &self.battle.map;
+        if key.len() != old_key.len() || old.occupant.len() != map.grid.len() {
+            return self.work_out_situation();
+        }
+        // The hex of a unit on the map, from its key ([`State::standing`]).
+        let hex_of = |k: &[u32]| (k[2] >> 4 == 2).then(|| Hex::new(k[0] as i32, k[1] as i32));
+        let mut changed = [false; 2];
+        let mut hexes = [Hex::new(0, 0); MOST];
+        let mut n = 0;
+        for ((new, was), def) in key
+            .chunks_exact(3)
+            .zip(old_key.chunks_exact(3))
+            .zip(&self.battle.units)
+        {
+            if new == was {
+                continue;
+            }
+            if let Some(c) = changed.get_mut(def.side.index()) {
+                *c = true;
+            }
+            for h in [hex_of(was), hex_of(new)].into_iter().flatten() {
+                if !hexes[..n].contains(&h) {
+                    if n == MOST {
+                        return self.work_out_situation();
+                    }
+                    hexes[n] = h;
+                    n += 1;
+                }
+            }
+        }
+        let hexes = &hexes[..n];
+        let mut occupant = old.occupant.clone();
+        // Each hex looked at again: as `work_out_situation` finds it, the side of its last
+        // unit in id order.
+        for &h in hexes {
+            if let Some(i) = map.index_of(h) {
+                occupant[i] = None;
+            }
+        }
+        for (st, def) in self.units.iter().zip(&self.battle.units) {
+            if let Some(h) = st.loc.hex().filter(|h| hexes.contains(h)) {
+                if let Some(i) = map.index_of(h) {
+                    occupant[i] = Some(def.side);
+                }
+            }
+        }
+        let sides: [OnceCell<Rc<SideAnalysis>>; 2] = Default::default();
+        for (s, side) in sides.iter().enumerate() {
+            if let Some(analysis) = old.sides[s].get().filter(|_| !changed[s]) {
+                let _ = side.set(Rc::clone(analysis));
+            }
+        }
+        Situation { occupant, sides }
     }
 
     /// The [`Situation`] now worked out afresh, its zones and distances too, none of it

@@ -3,7 +3,8 @@
 //! found able to move, the units' moves swept hex by hex (against the plain search over
 //! hexes, facings and free turns), a leader's moves searched on the map's dense tables, set-up
 //! actions and fire checked without listing every one, the map analysis (zones of
-//! control, distances to the enemy) kept from one decision to the next, the top of a stack
+//! control, distances to the enemy) kept from one decision to the next or derived from the
+//! last one by the units that stand otherwise, the top of a stack
 //! found without listing the stack, a reinforcement's entry hexes kept from its selection
 //! (and found by the entry search that follows no turned state dominated by its unturned
 //! sibling, against the plain search that follows every state),
