@@ -279,7 +279,7 @@ thread_local! {
 impl State {
     /// How a unit stands, for the caches' keys: its place (the hex's coordinates, not looked
     /// up on the map), facing and rout, as three words.
-    fn standing(u: &crate::state::Unit) -> [u32; 3] {
+    pub(crate) fn standing(u: &crate::state::Unit) -> [u32; 3] {
         let (place, q, r) = match u.loc {
             crate::state::Loc::Waiting => (0, 0, 0),
             crate::state::Loc::Eliminated => (1, 0, 0),
