@@ -651,7 +651,7 @@ impl<F: FnMut(bool, Hex, Vertex)> MoveSink for EachMove<F> {
 
 /// A unit on the map that [`State::has_move_off`] found able to move by a sweep that stopped,
 /// and all the answer depended on: the unit, its stack-mate and its leader as they were, the
-/// phase, every unit's standing ([`State::standing`]) and the hexes the sweep reached.
+/// phase, every unit's standing ([`Situation::key`]) and the hexes the sweep reached.
 struct MoveOffMemo {
     battle: u64,
     unit: UnitId,
@@ -670,12 +670,9 @@ struct MoveOffMemo {
 }
 
 impl MoveOffMemo {
-    /// Unit `u` of `s`, found able to move by a sweep that reached `reached`.
-    fn new(s: &State, u: UnitId, reached: &[u64]) -> Self {
-        let mut standing = Vec::with_capacity(3 * s.units.len());
-        for st in &s.units {
-            standing.extend(State::standing(st));
-        }
+    /// Unit `u` of `s` (in the situation `sit`), found able to move by a sweep that reached
+    /// `reached`.
+    fn new(s: &State, u: UnitId, sit: &Situation, reached: &[u64]) -> Self {
         MoveOffMemo {
             battle: s.battle.identity.get(),
             unit: u,
@@ -687,7 +684,7 @@ impl MoveOffMemo {
             active: s.active,
             activation: s.activation(),
             options: s.options,
-            standing,
+            standing: sit.key().to_vec(),
             reached: reached.to_vec(),
         }
     }
@@ -695,10 +692,11 @@ impl MoveOffMemo {
     /// Whether unit `u` of `s` is able to move for the reason remembered: `s` differs from
     /// the position remembered only in the standing of other units of `u`'s side, each of
     /// which neither left nor entered a hex the sweep reached or one next to those.
-    fn holds(&self, s: &State, u: UnitId) -> bool {
+    fn holds(&self, s: &State, u: UnitId, sit: &Situation) -> bool {
         if self.unit != u
             || self.battle != s.battle.identity.get()
             || self.standing.len() != 3 * s.units.len()
+            || sit.key().len() != self.standing.len()
             || self.phase != s.phase
             || self.turn != s.turn
             || self.active != s.active
@@ -733,15 +731,21 @@ impl MoveOffMemo {
                             .any(|&n| n != OFF_GRID && bit(n as usize))
                 })
         };
-        for ((st, def), was) in s
-            .units
-            .iter()
-            .zip(&s.battle.units)
-            .zip(self.standing.chunks_exact(3))
-        {
-            let now = State::standing(st);
-            if now[..] != *was && (def.side != side || looked_at(&now) || looked_at(was)) {
-                return false;
+        // Eight units at a time: most stand as they did.
+        const BLOCK: usize = 3 * 8;
+        let blocks = sit.key().chunks(BLOCK).zip(self.standing.chunks(BLOCK));
+        for (b, (now, was)) in blocks.enumerate() {
+            if now == was {
+                continue;
+            }
+            for (k, (now, was)) in now.chunks_exact(3).zip(was.chunks_exact(3)).enumerate() {
+                if now != was
+                    && (s.battle.units[b * BLOCK / 3 + k].side != side
+                        || looked_at(now)
+                        || looked_at(was))
+                {
+                    return false;
+                }
             }
         }
         true
@@ -1632,12 +1636,13 @@ impl State {
     /// side's other units, none of them leaving or entering a hex the search reached or one
     /// next to those, it is able still (every hex the search looked at holds what it held).
     fn has_move_off(&self, u: UnitId, sit: &Situation) -> bool {
-        if MOVE_OFF.with_borrow(|memo| memo.as_ref().is_some_and(|m| m.holds(self, u))) {
+        if MOVE_OFF.with_borrow(|memo| memo.as_ref().is_some_and(|m| m.holds(self, u, sit))) {
             return true;
         }
         let found = self.search_move_off(u, sit);
         if found == Some(true) {
-            let memo = SWEEP.with_borrow(|sweep| MoveOffMemo::new(self, u, &sweep.stopped_reached));
+            let memo =
+                SWEEP.with_borrow(|sweep| MoveOffMemo::new(self, u, sit, &sweep.stopped_reached));
             MOVE_OFF.set(Some(memo));
         }
         found != Some(false)

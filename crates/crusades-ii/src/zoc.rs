@@ -140,6 +140,9 @@ pub struct Situation {
     /// The zones and distances of each seat's units (`sides[s]`), shared with every
     /// situation whose units of that seat stand the same ([`Recent`]).
     sides: [OnceCell<Rc<SideAnalysis>>; 2],
+    /// Each unit's standing, as [`State::situation_key`] writes it: all the situation
+    /// depends on.
+    key: Vec<u32>,
 }
 
 /// What the map analysis asks about one side's units alone: they depend only on where that
@@ -154,6 +157,11 @@ struct SideAnalysis {
 }
 
 impl Situation {
+    /// Each unit's standing (three words each, in id order) that the situation is of.
+    pub(crate) fn key(&self) -> &[u32] {
+        &self.key
+    }
+
     fn index(state: &State, h: Hex) -> Option<usize> {
         state.battle.map.index_of(h)
     }
@@ -279,7 +287,7 @@ thread_local! {
 impl State {
     /// How a unit stands, for the caches' keys: its place (the hex's coordinates, not looked
     /// up on the map), facing and rout, as three words.
-    pub(crate) fn standing(u: &crate::state::Unit) -> [u32; 3] {
+    fn standing(u: &crate::state::Unit) -> [u32; 3] {
         let (place, q, r) = match u.loc {
             crate::state::Loc::Waiting => (0, 0, 0),
             crate::state::Loc::Eliminated => (1, 0, 0),
@@ -342,7 +350,7 @@ impl State {
                 |key| self.situation_key(key),
                 |key, newest| match newest {
                     Some((old_key, old)) => self.derived_situation(key, old_key, old),
-                    None => self.work_out_situation(),
+                    None => self.work_out_situation(key),
                 },
             )
         })
@@ -358,46 +366,52 @@ impl State {
         const MOST: usize = 8;
         let map = &self.battle.map;
         if key.len() != old_key.len() || old.occupant.len() != map.grid.len() {
-            return self.work_out_situation();
+            return self.work_out_situation(key);
         }
-        // The hex of a unit on the map, from its key ([`State::standing`]).
-        let hex_of = |k: &[u32]| (k[2] >> 4 == 2).then(|| Hex::new(k[0] as i32, k[1] as i32));
+        // The place of a unit on the map, from its key ([`State::standing`]): its hex's
+        // coordinates.
+        let place = |k: &[u32]| (k[2] >> 4 == 2).then_some([k[0], k[1]]);
         let mut changed = [false; 2];
-        let mut hexes = [Hex::new(0, 0); MOST];
+        let mut places = [[0; 2]; MOST];
         let mut n = 0;
-        for ((new, was), def) in key
-            .chunks_exact(3)
-            .zip(old_key.chunks_exact(3))
-            .zip(&self.battle.units)
-        {
+        // Eight units at a time: most stand as they did.
+        const BLOCK: usize = 3 * 8;
+        for (b, (new, was)) in key.chunks(BLOCK).zip(old_key.chunks(BLOCK)).enumerate() {
             if new == was {
                 continue;
             }
-            if let Some(c) = changed.get_mut(def.side.index()) {
-                *c = true;
-            }
-            for h in [hex_of(was), hex_of(new)].into_iter().flatten() {
-                if !hexes[..n].contains(&h) {
-                    if n == MOST {
-                        return self.work_out_situation();
+            for (k, (new, was)) in new.chunks_exact(3).zip(was.chunks_exact(3)).enumerate() {
+                if new == was {
+                    continue;
+                }
+                let side = self.battle.units[b * BLOCK / 3 + k].side;
+                if let Some(c) = changed.get_mut(side.index()) {
+                    *c = true;
+                }
+                for p in [place(was), place(new)].into_iter().flatten() {
+                    if !places[..n].contains(&p) {
+                        if n == MOST {
+                            return self.work_out_situation(key);
+                        }
+                        places[n] = p;
+                        n += 1;
                     }
-                    hexes[n] = h;
-                    n += 1;
                 }
             }
         }
-        let hexes = &hexes[..n];
+        let places = &places[..n];
         let mut occupant = old.occupant.clone();
         // Each hex looked at again: as `work_out_situation` finds it, the side of its last
         // unit in id order.
-        for &h in hexes {
-            if let Some(i) = map.index_of(h) {
+        let index = |p: [u32; 2]| map.index_of(Hex::new(p[0] as i32, p[1] as i32));
+        for &p in places {
+            if let Some(i) = index(p) {
                 occupant[i] = None;
             }
         }
-        for (st, def) in self.units.iter().zip(&self.battle.units) {
-            if let Some(h) = st.loc.hex().filter(|h| hexes.contains(h)) {
-                if let Some(i) = map.index_of(h) {
+        if n > 0 {
+            for (k, def) in key.chunks_exact(3).zip(&self.battle.units) {
+                if let Some(i) = place(k).filter(|p| places.contains(p)).and_then(index) {
                     occupant[i] = Some(def.side);
                 }
             }
@@ -408,14 +422,20 @@ impl State {
                 let _ = side.set(Rc::clone(analysis));
             }
         }
-        Situation { occupant, sides }
+        Situation {
+            occupant,
+            sides,
+            key: key.to_vec(),
+        }
     }
 
     /// The [`Situation`] now worked out afresh, its zones and distances too, none of it
     /// taken from the thread's caches: the plain computation that the caches stand for
     /// (tests compare the two).
     pub fn fresh_situation(&self) -> Situation {
-        let sit = self.work_out_situation();
+        let mut key = Vec::new();
+        self.situation_key(&mut key);
+        let sit = self.work_out_situation(&key);
         for side in &sit.sides {
             side.get_or_init(Rc::default);
         }
@@ -423,7 +443,7 @@ impl State {
     }
 
     /// Works the [`Situation`] out from the units (its zones and distances when asked).
-    fn work_out_situation(&self) -> Situation {
+    fn work_out_situation(&self, key: &[u32]) -> Situation {
         let map = &self.battle.map;
         let mut occupant = vec![None; map.grid.len()];
         // Each unit with its definition (one pass, no unit looked up by id).
@@ -435,6 +455,7 @@ impl State {
         Situation {
             occupant,
             sides: Default::default(),
+            key: key.to_vec(),
         }
     }
 
