@@ -707,8 +707,9 @@ impl MoveOffMemo {
         {
             return false;
         }
-        let mate = s.stack_mate(u);
-        if mate.map(|m| (m, s.unit(m))) != self.mate.as_ref().map(|(m, st)| (*m, st)) {
+        // The stack-mate is the one remembered (no unit left or entered the unit's hex, where
+        // the sweep began: see below); it stands as it did.
+        if self.mate.as_ref().is_some_and(|(m, st)| s.unit(*m) != st) {
             return false;
         }
         let map = &s.battle.map;
