@@ -411,7 +411,11 @@ impl State {
         }
         if n > 0 {
             for (k, def) in key.chunks_exact(3).zip(&self.battle.units) {
-                if let Some(i) = place(k).filter(|p| places.contains(p)).and_then(index) {
+                // The cheap test first: most units stand elsewhere.
+                if !places.iter().any(|p| p[0] == k[0] && p[1] == k[1]) || k[2] >> 4 != 2 {
+                    continue;
+                }
+                if let Some(i) = index([k[0], k[1]]) {
                     occupant[i] = Some(def.side);
                 }
             }
