@@ -337,6 +337,8 @@ struct Sweep {
     /// Hexes by cost: Dial's buckets (a hex is in a bucket when some lane of it got that
     /// cost).
     buckets: Vec<Vec<u32>>,
+    /// `reached` of the last sweep that stopped ([`State::has_move_off`] remembers it).
+    stopped_reached: Vec<u64>,
 }
 
 impl Sweep {
@@ -647,6 +649,110 @@ impl<F: FnMut(bool, Hex, Vertex)> MoveSink for EachMove<F> {
     fn entered(&mut self, _: Option<Hex>) {}
 }
 
+/// A unit on the map that [`State::has_move_off`] found able to move by a sweep that stopped,
+/// and all the answer depended on: the unit, its stack-mate and its leader as they were, the
+/// phase, every unit's standing ([`Situation::key`]) and the hexes the sweep reached.
+struct MoveOffMemo {
+    battle: u64,
+    unit: UnitId,
+    state: crate::state::Unit,
+    mate: Option<(UnitId, crate::state::Unit)>,
+    leader: crate::state::Leader,
+    phase: crate::state::Phase,
+    turn: usize,
+    active: Seat,
+    activation: Option<crate::state::Activation>,
+    options: crate::options::Options,
+    /// Each unit's standing, three words each, in id order.
+    standing: Vec<u32>,
+    /// One bit per hex (grid index): reached by the sweep.
+    reached: Vec<u64>,
+}
+
+impl MoveOffMemo {
+    /// Unit `u` of `s` (in the situation `sit`), found able to move by a sweep that reached
+    /// `reached`.
+    fn new(s: &State, u: UnitId, sit: &Situation, reached: &[u64]) -> Self {
+        MoveOffMemo {
+            battle: s.battle.identity.get(),
+            unit: u,
+            state: s.unit(u).clone(),
+            mate: s.stack_mate(u).map(|m| (m, s.unit(m).clone())),
+            leader: s.leaders[s.def(u).leader as usize].clone(),
+            phase: s.phase,
+            turn: s.turn,
+            active: s.active,
+            activation: s.activation(),
+            options: s.options,
+            standing: sit.key().to_vec(),
+            reached: reached.to_vec(),
+        }
+    }
+
+    /// Whether unit `u` of `s` is able to move for the reason remembered: `s` differs from
+    /// the position remembered only in the standing of other units of `u`'s side, each of
+    /// which neither left nor entered a hex the sweep reached or one next to those.
+    fn holds(&self, s: &State, u: UnitId, sit: &Situation) -> bool {
+        if self.unit != u
+            || self.battle != s.battle.identity.get()
+            || self.standing.len() != 3 * s.units.len()
+            || sit.key().len() != self.standing.len()
+            || self.phase != s.phase
+            || self.turn != s.turn
+            || self.active != s.active
+            || self.activation != s.activation()
+            || self.options != s.options
+            || *s.unit(u) != self.state
+            || s.leaders[s.def(u).leader as usize] != self.leader
+        {
+            return false;
+        }
+        // The stack-mate is the one remembered (no unit left or entered the unit's hex, where
+        // the sweep began: see below); it stands as it did.
+        if self.mate.as_ref().is_some_and(|(m, st)| s.unit(*m) != st) {
+            return false;
+        }
+        let map = &s.battle.map;
+        let side = s.side(u);
+        let bit = |i: usize| {
+            self.reached
+                .get(i / 64)
+                .is_some_and(|w| w >> (i % 64) & 1 == 1)
+        };
+        // A hex the sweep looked at: reached, or next to a hex reached.
+        let looked_at = |k: &[u32]| {
+            if k[2] >> 4 != 2 {
+                return false;
+            }
+            map.index_of(Hex::new(k[0] as i32, k[1] as i32))
+                .is_some_and(|i| {
+                    bit(i)
+                        || map.neighbour[i]
+                            .iter()
+                            .any(|&n| n != OFF_GRID && bit(n as usize))
+                })
+        };
+        // Eight units at a time: most stand as they did.
+        const BLOCK: usize = 3 * 8;
+        let blocks = sit.key().chunks(BLOCK).zip(self.standing.chunks(BLOCK));
+        for (b, (now, was)) in blocks.enumerate() {
+            if now == was {
+                continue;
+            }
+            for (k, (now, was)) in now.chunks_exact(3).zip(was.chunks_exact(3)).enumerate() {
+                if now != was
+                    && (s.battle.units[b * BLOCK / 3 + k].side != side
+                        || looked_at(now)
+                        || looked_at(was))
+                {
+                    return false;
+                }
+            }
+        }
+        true
+    }
+}
+
 /// The buffers of [`State::leader_destinations`], kept between searches like [`Search`]'s:
 /// each search unsets only what the one before set (even if it was cut short).
 #[derive(Default)]
@@ -672,6 +778,8 @@ thread_local! {
     static SWEEP: std::cell::RefCell<Sweep> = std::cell::RefCell::new(Sweep::default());
     /// The unit last found obliged to move and able to ([`State::any_unmoved_obligation_in`]).
     static LAST_OBLIGED: std::cell::Cell<Option<UnitId>> = const { std::cell::Cell::new(None) };
+    /// The unit last found able to move by [`State::has_move_off`].
+    static MOVE_OFF: std::cell::RefCell<Option<MoveOffMemo>> = const { std::cell::RefCell::new(None) };
     /// The leaders' movement search's buffers on this thread.
     static LEADER_SEARCH: std::cell::RefCell<LeaderSearch> =
         std::cell::RefCell::new(LeaderSearch::default());
@@ -1157,6 +1265,7 @@ impl State {
             queued,
             reached,
             buckets,
+            ..
         } = &mut *sweep;
         cells[si] = lowered(cells[si], 0, UNTURNED_LANE);
         Sweep::queue(queued, reached, buckets, si, 0);
@@ -1234,6 +1343,7 @@ impl State {
             buckets[c].clear();
         }
         if stopped {
+            sweep.stopped_reached.clone_from(&sweep.reached);
             sweep.finish();
             return None;
         }
@@ -1521,13 +1631,34 @@ impl State {
     /// onto the map: whether [`State::destinations_in`] lists a destination other than where
     /// it stands. The same test as the end-of-move limits of [`State::end_limits`], asked of
     /// each destination as the search finds it, so that the search stops at the first.
+    ///
+    /// A unit found able to move is remembered (on this thread, [`MoveOffMemo`]) with the
+    /// hexes its search reached: asked again about a position that differs only in its own
+    /// side's other units, none of them leaving or entering a hex the search reached or one
+    /// next to those, it is able still (every hex the search looked at holds what it held).
     fn has_move_off(&self, u: UnitId, sit: &Situation) -> bool {
+        if MOVE_OFF.with_borrow(|memo| memo.as_ref().is_some_and(|m| m.holds(self, u, sit))) {
+            return true;
+        }
+        let found = self.search_move_off(u, sit);
+        if found == Some(true) {
+            let memo =
+                SWEEP.with_borrow(|sweep| MoveOffMemo::new(self, u, sit, &sweep.stopped_reached));
+            MOVE_OFF.set(Some(memo));
+        }
+        found != Some(false)
+    }
+
+    /// [`State::has_move_off`] searched: `Some(true)` when found by a sweep from the map that
+    /// stopped at the first move off (its reached hexes kept in [`Sweep::stopped_reached`]),
+    /// `None` when found otherwise.
+    fn search_move_off(&self, u: UnitId, sit: &Situation) -> Option<bool> {
         let group = self.group_of(u, false);
         if group.iter().any(|&g| self.unit(g).moved) {
-            return false;
+            return Some(false);
         }
         let Some(lim) = self.limits(&group, sit) else {
-            return false;
+            return Some(false);
         };
         let enemy = self.battle.enemy(lim.side);
         let unit = self.unit(u);
@@ -1545,7 +1676,7 @@ impl State {
         // starts within three may enter no hex at all (each next to it is within four), and
         // so has no move off its hex.
         if lim.keep_five && from_map && d0 < 4 {
-            return false;
+            return Some(false);
         }
         let ma = self.values(u).movement as u32;
         let chit = self.chit(u);
@@ -1562,14 +1693,20 @@ impl State {
                     || (chit == Some(Chit::Muster) && d0 < 5 && dist > d0)
             }
         };
-        self.reach_with(
-            &lim,
-            sit,
-            Method::Sweep,
-            Some(|i, cost| map.hex_at(i).is_some() && Some(i) != si && kept(i, cost)),
-            |_| Vec::new(),
-        )
-        .is_none()
+        let found = self
+            .reach_with(
+                &lim,
+                sit,
+                Method::Sweep,
+                Some(|i, cost| map.hex_at(i).is_some() && Some(i) != si && kept(i, cost)),
+                |_| Vec::new(),
+            )
+            .is_none();
+        match (found, Self::sweeps(&lim, Method::Sweep) && from_map) {
+            (true, true) => Some(true),
+            (true, false) => None,
+            (false, _) => Some(false),
+        }
     }
 
     /// Whether a unit's chit obliges it to move this phase (5.11, 5.12, 5.14, 5.16), before

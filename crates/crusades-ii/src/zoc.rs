@@ -140,6 +140,9 @@ pub struct Situation {
     /// The zones and distances of each seat's units (`sides[s]`), shared with every
     /// situation whose units of that seat stand the same ([`Recent`]).
     sides: [OnceCell<Rc<SideAnalysis>>; 2],
+    /// Each unit's standing, as [`State::situation_key`] writes it: all the situation
+    /// depends on.
+    key: Vec<u32>,
 }
 
 /// What the map analysis asks about one side's units alone: they depend only on where that
@@ -154,6 +157,11 @@ struct SideAnalysis {
 }
 
 impl Situation {
+    /// Each unit's standing (three words each, in id order) that the situation is of.
+    pub(crate) fn key(&self) -> &[u32] {
+        &self.key
+    }
+
     fn index(state: &State, h: Hex) -> Option<usize> {
         state.battle.map.index_of(h)
     }
@@ -224,6 +232,17 @@ impl<V> Recent<V> {
         key: impl FnOnce(&mut Vec<u32>),
         work_out: impl FnOnce() -> V,
     ) -> Rc<V> {
+        self.get_or_derive(battle, key, |_, _| work_out())
+    }
+
+    /// [`Recent::get_or_work_out`], `work_out` handed the key asked about and the newest value
+    /// kept for `battle` with its key, if any (to derive the new value from).
+    fn get_or_derive(
+        &mut self,
+        battle: &BattleIdentity,
+        key: impl FnOnce(&mut Vec<u32>),
+        work_out: impl FnOnce(&[u32], Option<(&[u32], &V)>) -> V,
+    ) -> Rc<V> {
         let battle = battle.get();
         self.asked.clear();
         key(&mut self.asked);
@@ -241,7 +260,13 @@ impl<V> Recent<V> {
             }
             return value;
         }
-        let value = Rc::new(work_out());
+        let newest = self
+            .entries
+            .iter()
+            .rev()
+            .find(|(b, ..)| *b == battle)
+            .map(|(_, k, v)| (&k[..], &**v));
+        let value = Rc::new(work_out(&self.asked, newest));
         if self.entries.len() >= RECENT {
             self.entries.remove(0);
         }
@@ -320,19 +345,101 @@ impl State {
     /// [`Recent`]).
     pub fn situation(&self) -> Rc<Situation> {
         SITUATIONS.with(|cache| {
-            cache.borrow_mut().get_or_work_out(
+            cache.borrow_mut().get_or_derive(
                 &self.battle.identity,
                 |key| self.situation_key(key),
-                || self.work_out_situation(),
+                |key, newest| match newest {
+                    Some((old_key, old)) => self.derived_situation(key, old_key, old),
+                    None => self.work_out_situation(key),
+                },
             )
         })
+    }
+
+    /// The [`Situation`] of the units standing as `key` says ([`State::situation_key`]),
+    /// derived from `old`, the one of the units standing as `old_key` says: only the hexes
+    /// that a unit standing otherwise left or entered are looked at again, and each side's
+    /// analysis is shared when all its units stand as they did. Worked out afresh when many
+    /// units stand otherwise.
+    fn derived_situation(&self, key: &[u32], old_key: &[u32], old: &Situation) -> Situation {
+        /// The most hexes looked at again; more, and the situation is worked out afresh.
+        const MOST: usize = 8;
+        let map = &self.battle.map;
+        if key.len() != old_key.len() || old.occupant.len() != map.grid.len() {
+            return self.work_out_situation(key);
+        }
+        // The place of a unit on the map, from its key ([`State::standing`]): its hex's
+        // coordinates.
+        let place = |k: &[u32]| (k[2] >> 4 == 2).then_some([k[0], k[1]]);
+        let mut changed = [false; 2];
+        let mut places = [[0; 2]; MOST];
+        let mut n = 0;
+        // Eight units at a time: most stand as they did.
+        const BLOCK: usize = 3 * 8;
+        for (b, (new, was)) in key.chunks(BLOCK).zip(old_key.chunks(BLOCK)).enumerate() {
+            if new == was {
+                continue;
+            }
+            for (k, (new, was)) in new.chunks_exact(3).zip(was.chunks_exact(3)).enumerate() {
+                if new == was {
+                    continue;
+                }
+                let side = self.battle.units[b * BLOCK / 3 + k].side;
+                if let Some(c) = changed.get_mut(side.index()) {
+                    *c = true;
+                }
+                for p in [place(was), place(new)].into_iter().flatten() {
+                    if !places[..n].contains(&p) {
+                        if n == MOST {
+                            return self.work_out_situation(key);
+                        }
+                        places[n] = p;
+                        n += 1;
+                    }
+                }
+            }
+        }
+        let places = &places[..n];
+        let mut occupant = old.occupant.clone();
+        // Each hex looked at again: as `work_out_situation` finds it, the side of its last
+        // unit in id order.
+        let index = |p: [u32; 2]| map.index_of(Hex::new(p[0] as i32, p[1] as i32));
+        for &p in places {
+            if let Some(i) = index(p) {
+                occupant[i] = None;
+            }
+        }
+        if n > 0 {
+            for (k, def) in key.chunks_exact(3).zip(&self.battle.units) {
+                // The cheap test first: most units stand elsewhere.
+                if !places.iter().any(|p| p[0] == k[0] && p[1] == k[1]) || k[2] >> 4 != 2 {
+                    continue;
+                }
+                if let Some(i) = index([k[0], k[1]]) {
+                    occupant[i] = Some(def.side);
+                }
+            }
+        }
+        let sides: [OnceCell<Rc<SideAnalysis>>; 2] = Default::default();
+        for (s, side) in sides.iter().enumerate() {
+            if let Some(analysis) = old.sides[s].get().filter(|_| !changed[s]) {
+                let _ = side.set(Rc::clone(analysis));
+            }
+        }
+        Situation {
+            occupant,
+            sides,
+            key: key.to_vec(),
+        }
     }
 
     /// The [`Situation`] now worked out afresh, its zones and distances too, none of it
     /// taken from the thread's caches: the plain computation that the caches stand for
     /// (tests compare the two).
     pub fn fresh_situation(&self) -> Situation {
-        let sit = self.work_out_situation();
+        let mut key = Vec::new();
+        self.situation_key(&mut key);
+        let sit = self.work_out_situation(&key);
         for side in &sit.sides {
             side.get_or_init(Rc::default);
         }
@@ -340,7 +447,7 @@ impl State {
     }
 
     /// Works the [`Situation`] out from the units (its zones and distances when asked).
-    fn work_out_situation(&self) -> Situation {
+    fn work_out_situation(&self, key: &[u32]) -> Situation {
         let map = &self.battle.map;
         let mut occupant = vec![None; map.grid.len()];
         // Each unit with its definition (one pass, no unit looked up by id).
@@ -352,6 +459,7 @@ impl State {
         Situation {
             occupant,
             sides: Default::default(),
+            key: key.to_vec(),
         }
     }
 

@@ -1,9 +1,11 @@
 //! The shortcuts taken for speed give the same answers as the plain rules they stand for, in
 //! the positions of random games: the end-of-movement check that stops at the first unit
-//! found able to move, the units' moves swept hex by hex (against the plain search over
+//! found able to move (and remembers the last found able with the hexes its search reached,
+//! so that moves elsewhere leave it able), the units' moves swept hex by hex (against the plain search over
 //! hexes, facings and free turns), a leader's moves searched on the map's dense tables, set-up
 //! actions and fire checked without listing every one, the map analysis (zones of
-//! control, distances to the enemy) kept from one decision to the next, the top of a stack
+//! control, distances to the enemy) kept from one decision to the next or derived from the
+//! last one by the units that stand otherwise, the top of a stack
 //! found without listing the stack, a reinforcement's entry hexes kept from its selection
 //! (and found by the entry search that follows no turned state dominated by its unturned
 //! sibling, against the plain search that follows every state),
