@@ -16,13 +16,12 @@
 //! nothing, so that callgrind's counts of N and of 0 give the instructions of one.
 
 use std::hint::black_box;
-use std::time::Instant;
 
 use acre::movement::{allowance, entry, Mover};
 use acre::moves::destination_hexes;
 use acre::setup::Piece;
 use acre::State;
-use engine::{Game, Pending, Setup, Startable};
+use engine::{least_ns_per_call, Game, Pending, Setup, Startable};
 use hexgrid::{field_of_movement, Direction, Hex};
 
 /// A unit to move: its index, hex and allowance in half Movement Points.
@@ -123,15 +122,9 @@ fn listed(s: &State, f: &Fixture, k: usize) -> usize {
 
 /// Nanoseconds a call of `f`, alternating the two units: the least of five runs of `reps`.
 fn time(s: &State, fx: &Fixture, reps: u32, f: fn(&State, &Fixture, usize) -> usize) -> f64 {
-    (0..5)
-        .map(|_| {
-            let t = Instant::now();
-            for i in 0..reps {
-                black_box(f(black_box(s), fx, (i % 2) as usize));
-            }
-            t.elapsed().as_nanos() as f64 / f64::from(reps)
-        })
-        .fold(f64::INFINITY, f64::min)
+    least_ns_per_call(5, reps, |i| {
+        black_box(f(black_box(s), fx, (i % 2) as usize));
+    })
 }
 
 fn main() {

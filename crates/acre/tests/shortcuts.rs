@@ -33,6 +33,26 @@ fn start(scenario: &str, seed: u64) -> State {
     State::start(&setup, &acre::builtin_data()).expect("starts")
 }
 
+/// Plays the seeded random game of `scenario` to its end (the seat to act and its action
+/// chosen by a xorshift of `seed`), calling `at` with the state and the plies played before
+/// each decision.
+fn each_position(scenario: &str, seed: u64, mut at: impl FnMut(&State, usize)) {
+    let mut s = start(scenario, seed);
+    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
+    let mut plies = 0;
+    while let Pending::Seats(seats) = s.pending() {
+        at(&s, plies);
+        rng ^= rng << 13;
+        rng ^= rng >> 7;
+        rng ^= rng << 17;
+        let seat = seats[(rng % seats.len() as u64) as usize];
+        let legal = s.legal_actions(seat);
+        let a = &legal[(rng % legal.len() as u64) as usize];
+        s.apply(seat, a, &mut Log::discarding()).expect("legal");
+        plies += 1;
+    }
+}
+
 /// The board and the position agree on every hex of the map and next to it, and so do the
 /// rules asked of either; returns how many units are isolated.
 fn check_board(s: &State) -> usize {
@@ -547,10 +567,7 @@ fn checks_without_words_are_the_checks() {
     use acre::bombardment::{check_counter_bombardment, counter_bombardment_allowed};
     let mut accepted = [0usize; 3];
     for (scenario, seed) in [("siege", 31u64), ("siege-conrad", 32)] {
-        let mut s = start(scenario, seed);
-        let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-        let mut plies = 0;
-        while let Pending::Seats(seats) = s.pending() {
+        each_position(scenario, seed, |s, plies| {
             if plies % 25 == 0 {
                 let r = &s.rules;
                 for u in 0..r.units.len() {
@@ -595,15 +612,7 @@ fn checks_without_words_are_the_checks() {
                     }
                 }
             }
-            rng ^= rng << 13;
-            rng ^= rng >> 7;
-            rng ^= rng << 17;
-            let seat = seats[(rng % seats.len() as u64) as usize];
-            let legal = s.legal_actions(seat);
-            let a = &legal[(rng % legal.len() as u64) as usize];
-            s.apply(seat, a, &mut Log::discarding()).expect("legal");
-            plies += 1;
-        }
+        });
     }
     assert!(accepted.iter().all(|&n| n > 0), "accepted: {accepted:?}");
 }
@@ -648,10 +657,8 @@ fn overrun_is_the_plain_rule() {
         }
         out
     };
-    let mut s = start("siege", 41);
-    let mut rng = 41u64.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let (mut plies, mut exposed) = (0, 0);
-    while let Pending::Seats(seats) = s.pending() {
+    let mut exposed = 0;
+    each_position("siege", 41, |s, plies| {
         if plies % 30 == 0 {
             let hexes: Vec<Hex> = s.rules.map.grid.hexes().collect();
             for &h in &hexes {
@@ -662,19 +669,11 @@ fn overrun_is_the_plain_rule() {
                     exposed += usize::from(enemy_leader || enemy_siege);
                     let (mut fast, mut slow) = (s.pos.clone(), s.pos.clone());
                     let got = overrun(&s.rules, &mut fast, h, by, s.turn.turn, s.conrad);
-                    assert_eq!(got, plain(&s, &mut slow, h, by), "ply {plies}");
+                    assert_eq!(got, plain(s, &mut slow, h, by), "ply {plies}");
                     assert_eq!(fast, slow, "ply {plies}");
                 }
             }
         }
-        rng ^= rng << 13;
-        rng ^= rng >> 7;
-        rng ^= rng << 17;
-        let seat = seats[(rng % seats.len() as u64) as usize];
-        let legal = s.legal_actions(seat);
-        let a = &legal[(rng % legal.len() as u64) as usize];
-        s.apply(seat, a, &mut Log::discarding()).expect("legal");
-        plies += 1;
-    }
+    });
     assert!(exposed > 0);
 }

@@ -587,6 +587,21 @@ pub fn assert_golden(path: &std::path::Path, out: &str, what: &str) {
     assert_eq!(out, want, "{what} changed (golden file {})", path.display());
 }
 
+/// Nanoseconds a call of `f` (given the call's number), the least over `runs` runs of `reps`
+/// calls each: the cost without whatever interrupted the process. For benchmark examples;
+/// tests time nothing.
+pub fn least_ns_per_call(runs: u32, reps: u32, mut f: impl FnMut(u32)) -> f64 {
+    (0..runs)
+        .map(|_| {
+            let t = std::time::Instant::now();
+            for i in 0..reps {
+                f(i);
+            }
+            t.elapsed().as_nanos() as f64 / f64::from(reps.max(1))
+        })
+        .fold(f64::INFINITY, f64::min)
+}
+
 #[cfg(test)]
 mod golden_tests {
     use super::*;

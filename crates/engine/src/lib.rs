@@ -17,8 +17,8 @@ pub mod toy;
 
 pub use board::Board;
 pub use checks::{
-    assert_golden, fnv, random_games, secrecy_check, CheckFailure, GoldenWalk, RandomGames,
-    RandomGamesReport, FNV_START,
+    assert_golden, fnv, least_ns_per_call, random_games, secrecy_check, CheckFailure, GoldenWalk,
+    RandomGames, RandomGamesReport, FNV_START,
 };
 pub use data::{
     hex_id, hex_list, hexside, AuditEntry, DataError, DataErrors, DataSet, Provenance, Source,

@@ -19,9 +19,8 @@
 //! and prints nothing, so that callgrind's counts of N and of 0 give the instructions of one.
 
 use std::hint::black_box;
-use std::time::Instant;
 
-use engine::{Setup, Startable};
+use engine::{least_ns_per_call, Setup, Startable};
 use hexgrid::{field_of_movement, Direction};
 use the_crusades::map::Place;
 use the_crusades::movement::{allowance, dense_search, reachable};
@@ -125,15 +124,9 @@ fn kept(s: &State, f: &Fixture, k: usize) -> usize {
 
 /// Nanoseconds a call of `f`, alternating the two leaders: the least of five runs of `reps`.
 fn time(s: &State, fx: &Fixture, reps: u32, f: fn(&State, &Fixture, usize) -> usize) -> f64 {
-    (0..5)
-        .map(|_| {
-            let t = Instant::now();
-            for i in 0..reps {
-                black_box(f(black_box(s), fx, (i % 2) as usize));
-            }
-            t.elapsed().as_nanos() as f64 / f64::from(reps)
-        })
-        .fold(f64::INFINITY, f64::min)
+    least_ns_per_call(5, reps, |i| {
+        black_box(f(black_box(s), fx, (i % 2) as usize));
+    })
 }
 
 fn main() {
