@@ -623,28 +623,33 @@ w("(slow games) gives a rough MCTS ratio.")
 w("")
 w("## What limits the speed")
 w("")
-para = """Crusades II, by callgrind over random games (the `ply` row above): about 42-52k
-instructions a ply, down from 43-55k at the start of 2026-11-30's night session, 50-64k at
-the start of the evening's, 77-96k at the start of the one before and 290-350k six sessions
-ago. The movement search settles all the
-facings of a hex together (a hex's seven costs packed in one word, a step's neighbour and
-cost in another) and hands a selection's moves straight to its store; a reinforcement's
-entry search follows no turned state that is no cheaper than its unturned sibling; a battle
-is loaded once per process and shared by its games; a `select` checks only its counter;
-fire reads lines of sight from a table by offset and passes over an enemy beyond the Range
-Table's reach at once; set-up and command spans take one pass each; the map analysis and the
-list of selectable counters pass over the units once; whether some unit must still move
-asks first the unit found last, so units that cannot comply are not searched again decision
-after decision. The plain searches stay as the references that tests/shortcuts.rs checks the
+para = """Crusades II, by callgrind over random games (the `ply` row above): about 40-50k
+instructions a ply (Hattin 49.7k, Hab 40.4k, Nicopolis 40.0k, Tannenburg 45.3k), down from
+42-52k at the start of 2026-12-01's session, 50-64k at the start of 2026-11-30's evening
+session, 77-96k at the start of the one before and 290-350k seven sessions ago. The movement
+search settles all the facings of a hex together (a hex's seven costs packed in one word, a
+step's neighbour and cost in another) and hands a selection's moves straight to its store; a
+reinforcement's entry search follows no turned state that is no cheaper than its unturned
+sibling; a battle is loaded once per process and shared by its games; a `select` checks only
+its counter; fire reads lines of sight from a table by offset and passes over an enemy beyond
+the Range Table's reach at once; set-up and command spans take one pass each; the map
+analysis and the list of selectable counters pass over the units once; a map analysis not
+in the cache is derived from the newest one kept, looking again only at the hexes a unit
+left or entered (a side whose units all stand as before keeps its zones and distances);
+whether some unit must still move asks first the unit found last, and remembers it with the
+hexes its search reached, so that it is not searched again while only its own side moves
+elsewhere. The plain searches stay as the references that tests/shortcuts.rs checks the
 shortcuts against. What remains (callgrind, share of a ply): at Hab a selection's sweep and
-listing (38%; the sweep's inner loop is at its limit as written: keeping slices or skipping
-directions measured no better), whether any unit must still move (11%), listing the
-selectable counters (9%, mostly the first look at the position's map analysis), the phase's
-progress (9%); at Hattin the reinforcement entry search (14%, some 220k a selection). Under
-40k would take the map analysis kept in the state and updated as units move, and the units
-that must move but cannot remembered. A guided MCTS iteration is about 0.97M instructions,
-about 60% of it the doctrine scoring every selectable counter's moves, which `select` then
-sweeps again; reusing that sweep needs an exact key for "the same state".
+listing (46%; the sweep's inner loop is at its limit as written), the phase's progress (9%),
+whether any unit must still move (8%), the first look at the map analysis after a move (5%,
+mostly building its lookup key), set-up and fire (5% each); at Hattin the reinforcement entry
+search (15%, some 216k instructions a selection: ten entry hexes, each facing entering
+unturned). Under 40k at Hattin would take that search working as the sweep does (twelve
+cost slots a hex, keeping its choice between entry hexes of equal cost). Tried and not kept:
+asking last the units found unable to move the time before, and remembering up to eight
+units' answers. A guided MCTS iteration is about 0.97M instructions, about 60% of it the
+doctrine scoring every selectable counter's moves, which `select` then sweeps again; reusing
+that sweep needs an exact key for "the same state".
 
 The Crusades: about 33k instructions a ply, down from 48k (and 3.8 million three sessions
 ago). Paths are stored in place (at most 10 steps) so that listed orders allocate nothing
@@ -654,26 +659,29 @@ who stands at a place is a tighter scan. What remains: building the ~210 order a
 (about 7k), first-time route searches (3k), commanders and friendly ports (2.7k), and in
 applying, supply searches that find no source (2.2k).
 
-Acre: about 78-81k instructions a ply, down from 99-101k at the start of 2026-11-30's night
-session, 134-138k at the start of the evening's (and 5.7 million five sessions ago): the
-movement search runs on grid indices with a bucket queue (a bucket a half Movement Point,
-each settled in ascending position, the order the binary heap kept), each step straight
-into the queue, a hex's open sides read as bits, the enemy's zones of control kept until
-they change, each hex's entry cost packed in a word and worked out only when first entered,
-its destinations read in map order from a set of bits, its working space and its last search
-kept; charges read the search's own tables (some 165k instructions a knight listed, from
-260k); a hex's lines of sight are one table of lines from (0, 0) moved to the hex, not drawn
-again; the rules are parsed once per process for the same file texts and the historical
-deployment worked out once for them; events are worded only when a log keeps them; the
-command-radius trace skips hexes too far from its target; fire marks the enemy's hexes once
-and walks each firer's reach by offsets; ending a step, selecting, digging, bombarding,
-redeploying and placing a piece or a leader are checked directly, not by listing every
-legal action (and tests/shortcuts.rs checks each against the list). What remains (siege,
-share of a ply): the movement search, about 40k a ply (50%): its loop about 27k (some 40
-instructions a step, 750 steps and 133 hexes settled a search, no single hot spot left),
-entry costs worked out the first time 6%, building its board 4%, the kept zones of
-control's check 3%; applying actions 17%, spread over many rules; then charges, fire,
-redeploying and retreats, 3-4% each."""
+Acre: about 63-66k instructions a ply, down from 78-81k at the start of 2026-12-01's session,
+99-101k at the start of 2026-11-30's night session, 134-138k at the start of its evening's
+(and 5.7 million six sessions ago): the movement search runs on grid indices with a bucket
+queue (a bucket a half Movement Point, each settled in ascending position, the order the
+binary heap kept), each step straight into the queue, a hex settled shut to later steps, a
+hex's open sides read as bits, the enemy's zones of control kept until they change, each
+hex's entry cost packed in a word and worked out only when first entered, its destinations
+read in map order from a set of bits, its working space and its last search kept; the map
+keeps a table from hex to grid index; charges read the search's own tables; a hex's lines of
+sight are one table of lines from (0, 0) moved to the hex, not drawn again; the rules are
+parsed once per process for the same file texts and the historical deployment worked out
+once for them; events are worded only when a log keeps them; the command-radius trace skips
+hexes too far from its target; fire marks the enemy's hexes once and walks each firer's
+reach by offsets; retreat options read one board of pieces by hex; ending a step, selecting,
+digging, filling the foss, bombarding, counter-bombarding, redeploying and placing a piece or
+a leader are checked directly, by yes-or-no checks that word no refusal, not by listing every
+legal action (tests/shortcuts.rs checks each against the plain rule). What remains (siege,
+share of a ply): the movement search, about 33k a ply (49%): its loop with entry costs about
+24.5k (some 91k instructions a search, 750 neighbour visits), building its boards 5%, the
+kept zones of control's check 4%, comparing and copying the kept position 2.5%; applying
+actions 18%, spread over many rules; charges and fire 5% each. Under 60k would take a board
+kept and updated as pieces move, and a cheaper way to know "the same position" for the kept
+search and zones of control (a version stamp on the state)."""
 for line in para.split("\n"):
     w(line)
 w("")
@@ -683,8 +691,8 @@ w("In the last half hour of 2026-11-30's evening session the anchor read 94,192,
 w("120,634, 167,094 and 140,270 plies/s on a machine with nothing else running (the table")
 w("uses the one measured right after the registry bench, as `bench/run` does); runs of the")
 w("registry bench minutes apart read Nicopolis at 83,647, 125,688 and 121,081 plies/s. So a")
-w("ratio within some 30% of a target, either side, says little: Crusades II at 42-52k")
-w("instructions a ply and Acre at 78-81k stand against The Crusades' 33k, which meets the")
+w("ratio within some 30% of a target, either side, says little: Crusades II at 40-50k")
+w("instructions a ply and Acre at 63-66k stand against The Crusades' 33k, which meets the")
 w("anchor in most runs. Acre's random-game plies/s nearly doubled on 2026-11-30's night")
 w("session, more than its instructions a ply fell (by a fifth): the registry bench's plies/s")
 w("count each game's start, and a game no longer parses the rules' data files nor works out")
@@ -700,8 +708,9 @@ w("kept routes, which are only read (a shared reference count moves at a game's 
 w("some steps of a turn's resolution, not every ply). A longer batch would settle it.")
 w("")
 w("The server load (p99 and the echo's) is from the run of 2026-11-30's evening (the server")
-w("has not changed since); the balance, agreement, judged overrules and calibration were run")
-w("again on 2026-11-30's night session and read exactly as before (the games play the same).")
+w("has not changed since). The balance was run again on 2026-12-01; the agreement, judged")
+w("overrules and calibration then only for Hattin and Nicopolis, whose doctrine changed (the")
+w("other scenarios' lines are from 2026-11-30's night session: their games play the same).")
 w("")
 w("## What limits the strength")
 w("")
@@ -745,6 +754,24 @@ counted beside the points, made it overrule 7 of 60 decisions, every one of them
 leader to order next or the same march by another leader, and each gained exactly nothing
 in games played on by the doctrine. In Acre the scaled search never overrules either (0 of
 150 decisions; 0 of 40 with 30-action playouts before the evaluation)."""
+for line in para.split("\n"):
+    w(line)
+w("")
+para = """The doctrine is the search's prior and its opponent, so its weak spots are the search's.
+Against random play it was weakest where the last turn decides the battle by something other
+than losses: at Hattin the Crusaders lose when the last turn ends with no victory roll won
+(12.1), and the doctrine's Crusaders, as careful as when time is no matter, killed too few
+scattered Muslims too late (16 wins in 50 games); at Nicopolis the Turks win at the end only
+if their units cut the Crusaders' roads (14.1), which the doctrine did not know (36 in 50).
+On 2026-12-01 it learnt both: a side that loses at the end closes in harder and weighs its
+melee losses less as the turns run out, and the Turks are drawn to the road hexes of the
+Crusaders' paths still open. Against random play it now wins 76 of 100 games at Hattin (26
+of 50 as the Crusaders) and 90 of 100 at Nicopolis (40 of 50 as the Turks; the table above,
+the earlier games in bench/strength/earlier/2026-12-01-before-the-clock.jsonl); between
+doctrines the balance moved within its noise (the balance table). Hattin's Crusaders still
+lose half their games to random Muslims that scatter: the victory table asks 70 Muslim
+losses before a roll, and the doctrine's counters keep to their leaders' command spans
+rather than hunt loose enemies."""
 for line in para.split("\n"):
     w(line)
 w("")
