@@ -100,6 +100,11 @@ pub fn control<P: Pieces + ?Sized>(rules: &Rules, pos: &P, by: Side) -> Vec<bool
 struct Kept {
     rules: Weak<Rules>,
     by: Side,
+    /// How many units the position had.
+    count: usize,
+    /// The units of `by`, in index order (they depend on the rules alone).
+    of: Vec<usize>,
+    /// The [`standing`] of each unit of `of`, in the same order.
     units: Vec<u32>,
     filled: BTreeSet<Hex>,
     damage: BTreeMap<Hex, u8>,
@@ -113,35 +118,38 @@ thread_local! {
     static KEPT: RefCell<Vec<Kept>> = const { RefCell::new(Vec::new()) };
 }
 
+/// Everything of a unit of `by` that [`control`] asks, from the board's table: its hex's
+/// grid index (plus one; 0 off the map), whether it is the first unit there and whether a
+/// siege tower of `by` stands with it.
+#[inline]
+fn standing(rules: &Rules, pos: &Board, by: Side, unit: usize) -> u32 {
+    let p = pos.position();
+    let Some(k) = p.units[unit].at.hex().and_then(|h| rules.map.index(h)) else {
+        return 0;
+    };
+    let [first, _, siege] = pos.cell(k);
+    let tower = siege
+        .is_some_and(|e| rules.siege[e].kind == SiegeKind::SiegeTower && rules.siege[e].side == by);
+    (k as u32 + 1) << 2 | u32::from(first == Some(unit)) << 1 | u32::from(tower)
+}
+
 /// [`control`], kept on this thread for the next ask with the same units of `by` standing
-/// as they do (the other side's moves change nothing here).
+/// as they do (the other side's moves change nothing here). A kept table is checked
+/// against the units of `by` it lists, unit by unit, without listing them again.
 pub fn control_kept(rules: &Arc<Rules>, pos: &Board, by: Side) -> Rc<Vec<bool>> {
     let p = pos.position();
-    // Everything of the units of `by` that [`control`] asks, from the board's table (room
-    // for every unit, so that the list never grows).
-    let mut units: Vec<u32> = Vec::with_capacity(p.units.len());
-    for (u, unit) in p.units.iter().enumerate() {
-        if rules.side_of(u) != by {
-            continue;
-        }
-        let Some(k) = unit.at.hex().and_then(|h| rules.map.index(h)) else {
-            units.push(0);
-            continue;
-        };
-        let [first, _, siege] = pos.cell(k);
-        let tower = siege.is_some_and(|e| {
-            rules.siege[e].kind == SiegeKind::SiegeTower && rules.siege[e].side == by
-        });
-        units.push((k as u32 + 1) << 2 | u32::from(first == Some(u)) << 1 | u32::from(tower));
-    }
     let same = |k: &Kept| {
         k.by == by
             && k.rules.as_ptr() == Arc::as_ptr(rules)
             && k.rules.strong_count() > 0
-            && k.units == units
+            && k.count == p.units.len()
             && k.filled == p.filled
             && k.damage == p.damage
             && k.caved_in == p.caved_in
+            && k.of
+                .iter()
+                .zip(&k.units)
+                .all(|(&u, &was)| standing(rules, pos, by, u) == was)
     };
     if let Some(table) = KEPT.with(|kept| {
         kept.borrow()
@@ -151,6 +159,10 @@ pub fn control_kept(rules: &Arc<Rules>, pos: &Board, by: Side) -> Rc<Vec<bool>> 
     }) {
         return table;
     }
+    let of: Vec<usize> = (0..p.units.len())
+        .filter(|&u| rules.side_of(u) == by)
+        .collect();
+    let units = of.iter().map(|&u| standing(rules, pos, by, u)).collect();
     let table = Rc::new(control(rules, pos, by));
     KEPT.with(|kept| {
         let mut kept = kept.borrow_mut();
@@ -158,6 +170,8 @@ pub fn control_kept(rules: &Arc<Rules>, pos: &Board, by: Side) -> Rc<Vec<bool>> 
         kept.push(Kept {
             rules: Arc::downgrade(rules),
             by,
+            count: p.units.len(),
+            of,
             units,
             filled: p.filled.clone(),
             damage: p.damage.clone(),
