@@ -611,34 +611,52 @@ fn search_moves<T>(
 /// Acre 5.17, 12.23, 12.34: where a siege unit is relocated in the Strategic Movement
 /// Segment (it is not moved), in the order of the ground it may go to (in Acre for the
 /// Moslem, between the outerworks and the foss for the Crusader: nowhere else passes
-/// [`State::may_deploy_siege`]). The rest of [`State::may_deploy_siege`] is asked with the
-/// hexes held by another siege unit listed once: the Crusader's giant catapults and towers
-/// stay out of an unfilled foss or the outerworks, one siege unit a hex.
+/// [`State::may_deploy_siege`]). The rest of [`State::may_deploy_siege`] is asked of the
+/// hexes by grid index: the Crusader's giant catapults and towers stay out of an unfilled
+/// foss or the outerworks ([`Derived::classes`]), one siege unit a hex. Away from the
+/// relocated unit's own hex, a hex is held by another siege unit exactly when a siege unit
+/// stands in it, so the hexes held are marked once, by grid index.
 fn relocations(s: &State, e: usize) -> impl Iterator<Item = Hex> + '_ {
     let r = &s.rules;
+    let d = &s.derived;
     let ground = match r.siege[e].side {
-        Side::Moslem => &s.derived.acre,
-        Side::Crusader => &s.derived.between,
+        Side::Moslem => &d.acre,
+        Side::Crusader => &d.between,
     };
     let big = r.siege[e].side == Side::Crusader
         && matches!(
             r.siege[e].kind,
             SiegeKind::GiantCatapult | SiegeKind::SiegeTower
         );
-    // The first siege unit by index in each hex that holds one ([`Position::siege_at`]).
-    let mut first: Vec<(Hex, usize)> = Vec::new();
-    for (x, at) in s.pos.siege.iter().enumerate() {
-        if let Some(h) = at.at.hex() {
-            if !first.iter().any(|&(f, _)| f == h) {
-                first.push((h, x));
+    // By grid index: a siege unit stands there.
+    let mut held = vec![false; d.classes.len()];
+    for x in &s.pos.siege {
+        if let Some(k) = x.at.hex().and_then(|h| r.map.index(h)) {
+            if let Some(m) = held.get_mut(k) {
+                *m = true;
             }
         }
     }
     let at = s.pos.siege[e].at;
     ground.iter().copied().filter(move |&h| {
-        let held = first.iter().any(|&(f, x)| f == h && x != e);
-        let ditch = || s.pos.unfilled_foss(r, h) || r.map.class(h) == Class::Outerworks;
-        Location::Map(h) != at && !held && !(big && ditch())
+        if Location::Map(h) == at {
+            return false;
+        }
+        let (held, class) = match r
+            .map
+            .index(h)
+            .and_then(|k| Some((held.get(k)?, d.classes.get(k)?)))
+        {
+            Some((&held, &class)) => (held, class),
+            // Off the table: asked of the position.
+            None => (
+                s.pos.siege.iter().any(|x| x.at == Location::Map(h)),
+                r.map.class(h),
+            ),
+        };
+        let ditch =
+            || (class == Class::Foss && !s.pos.filled.contains(&h)) || class == Class::Outerworks;
+        !(held || (big && ditch()))
     })
 }
 
