@@ -171,8 +171,10 @@ impl State {
             return out;
         };
         let commanded = self.commanded_at_setup(side, piece);
+        // What stands in each hex of the ground, asked of a table made once.
+        let board = Board::new(&self.rules, &self.pos);
         for &h in self.setup_ground(side) {
-            if self.may_set_up_in(piece, h, &commanded) {
+            if self.may_set_up_in(&board, piece, h, &commanded) {
                 out.push(Action::Place(piece, h));
             }
         }
@@ -221,14 +223,15 @@ impl State {
 
     /// Acre 17.0: whether `piece` may be placed in the hex `h` of its side's ground, a unit
     /// within twice its leader's Command Radius (`commanded`, by grid index,
-    /// [`Self::commanded_at_setup`]) or in the harbour tower.
-    fn may_set_up_in(&self, piece: Piece, h: Hex, commanded: &[bool]) -> bool {
+    /// [`Self::commanded_at_setup`]) or in the harbour tower, asking `board` (of the position)
+    /// what stands in the hex.
+    fn may_set_up_in(&self, board: &Board, piece: Piece, h: Hex, commanded: &[bool]) -> bool {
         let r = &self.rules;
-        if !self.may_set_up(piece, h) {
+        if !self.may_set_up(board, piece, h) {
             return false;
         }
         let harbour = r.map.terrain(h).key == HARBOUR_TOWER;
-        let near = r.map.grid.index(h).is_some_and(|k| commanded[k]);
+        let near = r.map.index(h).is_some_and(|k| commanded[k]);
         !matches!(piece, Piece::Unit(_)) || harbour || near
     }
 
@@ -243,7 +246,7 @@ impl State {
         };
         let listed = self.next_to_set_up(side) == Some(piece)
             && self.setup_ground(side).contains(&h)
-            && self.may_set_up(piece, h)
+            && self.may_set_up(&self.pos, piece, h)
             && (!matches!(piece, Piece::Unit(_))
                 || self.rules.map.terrain(h).key == HARBOUR_TOWER
                 || self.rules.map.grid.index(h).is_some_and(|k| {
@@ -255,14 +258,15 @@ impl State {
 
     /// Acre 17.0, 5.51-5.53, 12.23: the checks of [`setup::check_place`] for a hex already
     /// known to be on the side's ground: no second combat unit, leader or siege unit, no giant
-    /// catapult on the outerworks.
-    fn may_set_up(&self, piece: Piece, h: Hex) -> bool {
+    /// catapult on the outerworks. What stands in the hex is asked of `pieces` (the
+    /// position or a [`Board`] of it).
+    fn may_set_up<P: Pieces + ?Sized>(&self, pieces: &P, piece: Piece, h: Hex) -> bool {
         let r = &self.rules;
         match piece {
-            Piece::Unit(_) => self.pos.unit_at(h).is_none(),
-            Piece::Leader(_) => self.pos.leader_at(h).is_none(),
+            Piece::Unit(_) => pieces.unit_at(h).is_none(),
+            Piece::Leader(_) => pieces.leader_at(h).is_none(),
             Piece::Siege(e) => {
-                self.pos.siege_at(h).is_none()
+                pieces.siege_at(h).is_none()
                     && !(r.siege[e].kind == SiegeKind::GiantCatapult
                         && r.map.class(h) == Class::Outerworks)
             }
