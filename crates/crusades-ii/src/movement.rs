@@ -108,9 +108,15 @@ struct Search {
     reached: Vec<u64>,
     /// One bit per hex: a turned state of the hex has had its paid turns (6.15) relaxed.
     turns_done: Vec<u64>,
+    /// Per hex: the facing ([`Vertex::index`]) of the first unturned state of the hex whose
+    /// free turns (6.15) were relaxed, or [`NO_FREE_TURN`].
+    free_turn: Vec<u8>,
     /// The largest cost searched.
     budget: u32,
 }
+
+/// No unturned state of the hex has had its free turns relaxed ([`Search::free_turn`]).
+const NO_FREE_TURN: u8 = u8::MAX;
 
 impl Search {
     /// Prepares for a search of `hexes` hexes up to `budget` (clean even if an earlier
@@ -124,6 +130,7 @@ impl Search {
             self.entry_of.resize(states, NO_ENTRY);
             self.reached.resize(hexes.div_ceil(64), 0);
             self.turns_done.resize(hexes.div_ceil(64), 0);
+            self.free_turn.resize(hexes, NO_FREE_TURN);
         }
         if self.buckets.len() < budget as usize + 1 {
             self.buckets.resize_with(budget as usize + 1, Vec::new);
@@ -159,6 +166,7 @@ impl Search {
                 let states = hex * STATES_PER_HEX..(hex + 1) * STATES_PER_HEX;
                 self.cost[states.clone()].fill(UNREACHED);
                 self.entry_of[states].fill(NO_ENTRY);
+                self.free_turn[hex] = NO_FREE_TURN;
             }
             self.reached[w] = 0;
             self.turns_done[w] = 0;
@@ -173,6 +181,7 @@ struct Frontier<'s> {
     entry_of: &'s mut [u16],
     reached: &'s mut [u64],
     turns_done: &'s mut [u64],
+    free_turn: &'s mut [u8],
     buckets: &'s mut [Vec<u32>],
     budget: u32,
 }
@@ -218,6 +227,22 @@ impl Frontier<'_> {
         self.turns_done[w] |= bit;
         first
     }
+
+    /// The facing of the first unturned state of `hex` whose free turns were relaxed, if
+    /// any; if none, `facing`'s are (the caller relaxes them), and it is marked the first.
+    /// That first state's free turns gave every other facing of the hex, turned, a cost at
+    /// most its own, which no later (no cheaper) unturned state of the hex can improve on:
+    /// of its free turns, only the one to that first facing is left to relax.
+    #[inline(always)]
+    fn first_free_turn(&mut self, hex: usize, facing: Vertex) -> Option<Vertex> {
+        let first = self.free_turn[hex];
+        if first == NO_FREE_TURN {
+            self.free_turn[hex] = facing.index();
+            None
+        } else {
+            Some(Vertex::ALL[first as usize])
+        }
+    }
 }
 
 impl Search {
@@ -228,6 +253,7 @@ impl Search {
             entry_of: &mut self.entry_of,
             reached: &mut self.reached,
             turns_done: &mut self.turns_done,
+            free_turn: &mut self.free_turn,
             buckets: &mut self.buckets,
             budget: self.budget,
         }
@@ -1053,6 +1079,9 @@ impl State {
     /// (dominated) leads by moves only to dominated states of its facing, and its paid
     /// turns give no facing of its hex a cost that the sibling's free turn does not beat; a
     /// destination's cost and entry are its unturned state's whenever that is no dearer.
+    /// `pruned` also relaxes, of the free turns of a hex's later unturned states, only the
+    /// one to the facing of its first ([`Frontier::first_free_turn`]): the others find
+    /// nothing cheaper, so that the same states are queued in the same order.
     fn search_states(
         &self,
         g: &Ground,
@@ -1138,8 +1167,20 @@ impl State {
                 // beyond the budget marks nothing: the hex's later states cost no less).
                 if lim.can_turn && (!turned || (c + 2 <= budget && fr.first_paid_turns(i))) {
                     let cost = c as u32 + if turned { 2 } else { 0 };
-                    for v in Vertex::ALL.into_iter().filter(|&v| v != f) {
-                        fr.turn(state(i, v, true), cost, e);
+                    // `pruned`: after the hex's first unturned state, the free turn to its
+                    // facing alone (see `Frontier::first_free_turn`).
+                    let first = if !turned && pruned {
+                        fr.first_free_turn(i, f)
+                    } else {
+                        None
+                    };
+                    match first {
+                        Some(first) => fr.turn(state(i, first, true), cost, e),
+                        None => {
+                            for v in Vertex::ALL.into_iter().filter(|&v| v != f) {
+                                fr.turn(state(i, v, true), cost, e);
+                            }
+                        }
                     }
                 }
                 if !g.moves_on(i) {
