@@ -1502,12 +1502,45 @@ impl State {
             return;
         }
         let all = self.reach(&lim, sit, Method::Sweep);
+        if let Some(allows) = self.entering_limits(u, &lim) {
+            // A reinforcement's destinations kept one by one, none listed again.
+            sink.room(all.len());
+            for d in all
+                .into_iter()
+                .filter(|d| allows(d.cost as u32) || d.hex == lim.start)
+            {
+                sink.take(alone, d.hex, d.facing);
+                sink.entered(d.entry);
+            }
+            return;
+        }
         let kept = self.end_limits(u, &lim, all, sit);
         sink.room(kept.len());
         for d in kept {
             sink.take(alone, d.hex, d.facing);
             sink.entered(d.entry);
         }
+    }
+
+    /// [`State::end_limits`] of reinforcement `u` entering the map, neither routed nor out of
+    /// command, as a test of each destination's cost alone: from off the map no chit asks how
+    /// far the enemy is (5.1, `chit_allows`), every destination is a move, and a waiting unit
+    /// is never obliged to move by its chit, so that `end_limits` keeps exactly the
+    /// destinations reached for a cost the chit allows (every one if the unit follows none),
+    /// and any where it stands. `None` for any other unit, left to `end_limits`.
+    fn entering_limits(&self, u: UnitId, lim: &Limits) -> Option<impl Fn(u32) -> bool> {
+        let unit = self.unit(u);
+        if lim.start != OFF_MAP
+            || unit.routed
+            || (!self.skirmisher(u) && unit.out_of_command)
+            || self.hex(u).is_some()
+        {
+            return None;
+        }
+        let follows = self.follows_chit(u);
+        let ma = self.values(u).movement as u32;
+        let chit = self.chit(u);
+        Some(move |cost| !follows || chit_allows(chit, ma, false, u32::MAX, u32::MAX, cost))
     }
 
     /// [`State::end_limits`] of unit `u`'s destinations in a finished sweep from the map:

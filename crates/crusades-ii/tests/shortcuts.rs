@@ -8,7 +8,8 @@
 //! last one by the units that stand otherwise, the top of a stack
 //! found without listing the stack, a reinforcement's entry hexes kept from its selection
 //! (and found by the entry search that follows no turned state dominated by its unturned
-//! sibling, against the plain search that follows every state),
+//! sibling and relaxes a hex's free turns once, against the plain search that follows every
+//! state), a reinforcement's selected moves kept one by one by their costs,
 //! whether a seat decides asked without listing the seats, a hex's grid index looked up in
 //! the map's table, and fire's cheap test of range.
 
@@ -69,6 +70,42 @@ fn check_moves(s: &State, context: &str) -> usize {
                 s.name(u),
                 if alone { " alone" } else { "" }
             );
+            // A reinforcement's moves as its selection lists them (its destinations kept one
+            // by one, not by the end-of-move limits of the plain rule): with its stack if
+            // it is the upper unit or alone, then alone if it has a waiting mate (7.1).
+            if s.unit(u).loc == crusades_ii::state::Loc::Waiting && s.may_move_now(u) {
+                let mate = s.waiting_mate(u);
+                let listed = if alone {
+                    mate.is_some()
+                } else {
+                    mate.is_none_or(|m| s.def(u).stacked_over == Some(m))
+                };
+                let selected: Vec<(Hex, hexgrid::Vertex)> = s
+                    .moves_of(crusades_ii::state::Pick::Unit(u))
+                    .into_iter()
+                    .filter_map(|a| match a {
+                        Action::Move {
+                            alone: a,
+                            to,
+                            facing,
+                            ..
+                        } if a == alone => Some((to, facing)),
+                        _ => None,
+                    })
+                    .collect();
+                let expected: Vec<(Hex, hexgrid::Vertex)> = if listed {
+                    swept.iter().map(|d| (d.hex, d.facing)).collect()
+                } else {
+                    Vec::new()
+                };
+                assert_eq!(
+                    selected,
+                    expected,
+                    "{context}: the selected moves of {}{}",
+                    s.name(u),
+                    if alone { " alone" } else { "" }
+                );
+            }
             for d in swept.iter().step_by(swept.len() / 3 + 1) {
                 assert_eq!(
                     s.route_destinations(u, alone, &[d.hex], &sit),
