@@ -152,6 +152,39 @@ pub fn command_reach<P: Pieces + ?Sized>(
     reached
 }
 
+/// Acre 14.1, 14.11: [`command_reach`] asked of the one hex `target`: the trace ends as soon
+/// as it meets the target, passing only the hexes that may still lead there (none further
+/// from it than the steps left), which answers the same.
+pub fn command_reaches<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    side: Side,
+    from: Hex,
+    radius: u32,
+    target: Hex,
+) -> bool {
+    let grid = rules.map.grid;
+    if grid.index(from).is_none() || grid.index(target).is_none() {
+        return false;
+    }
+    if from == target {
+        return true;
+    }
+    if from.distance(target) > radius {
+        return false;
+    }
+    let passable = |h: Hex| -> bool {
+        match pos.side_at(rules, h) {
+            Some(s) if s != side => false,
+            Some(_) => true,
+            None => !zoc::controlled(rules, pos, h, side.enemy()),
+        }
+    };
+    flood(rules, from, radius, Some(target), passable, |n, _, _| {
+        n == target
+    })
+}
+
 /// The hex of a leader in play.
 pub fn leader_hex(pos: &Position, leader: usize) -> Option<Hex> {
     match pos.leaders[leader].at {
