@@ -133,11 +133,39 @@ pub fn command_reach<P: Pieces + ?Sized>(
     from: Hex,
     radius: u32,
 ) -> Vec<bool> {
+    let enemy_controls = |h: Hex| zoc::controlled(rules, pos, h, side.enemy());
+    command_reach_by(rules, pos, side, from, radius, enemy_controls)
+}
+
+/// [`command_reach`] with the enemy's zones of control by each hex's grid index (as
+/// [`zoc::control`] gives them for the enemy of `side`).
+pub fn command_reach_in<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    side: Side,
+    from: Hex,
+    radius: u32,
+    enemy_control: &[bool],
+) -> Vec<bool> {
+    let grid = rules.map.grid;
+    let enemy_controls = |h: Hex| grid.index(h).is_some_and(|k| enemy_control[k]);
+    command_reach_by(rules, pos, side, from, radius, enemy_controls)
+}
+
+/// [`command_reach`] with the enemy's zones of control asked of `enemy_controls`.
+fn command_reach_by<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    side: Side,
+    from: Hex,
+    radius: u32,
+    enemy_controls: impl Fn(Hex) -> bool,
+) -> Vec<bool> {
     let passable = |h: Hex| -> bool {
         match pos.side_at(rules, h) {
             Some(s) if s != side => false,
             Some(_) => true,
-            None => !zoc::controlled(rules, pos, h, side.enemy()),
+            None => !enemy_controls(h),
         }
     };
     let mut reached = vec![false; rules.map.grid.len()];

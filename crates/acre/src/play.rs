@@ -204,6 +204,8 @@ impl State {
         let mut commanded = vec![false; r.map.grid.len()];
         if let Piece::Unit(u) = piece {
             let board = Board::new(r, &self.pos);
+            // The enemy's zones of control, worked out once for every leader's reach.
+            let enemy_control = crate::zoc::control(r, &board, side.enemy());
             for l in 0..r.leaders.len() {
                 if !leaders::commands(r, l, self.conrad, r.units[u].contingent) {
                     continue;
@@ -212,7 +214,7 @@ impl State {
                     continue;
                 };
                 let radius = 2 * u32::from(r.leaders[l].radius);
-                let reach = leaders::command_reach(r, &board, side, at, radius);
+                let reach = leaders::command_reach_in(r, &board, side, at, radius, &enemy_control);
                 for (c, reached) in commanded.iter_mut().zip(reach) {
                     *c |= reached;
                 }

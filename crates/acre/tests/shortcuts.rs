@@ -680,7 +680,8 @@ fn overrun_is_the_plain_rule() {
 }
 
 /// [`leaders::command_reaches`], asked of one hex, answers as [`leaders::command_reach`]
-/// does for that hex (the set-up's check of a single placement, 17.0), the one asked of a
+/// does for that hex, and so does [`leaders::command_reach_in`] with the enemy's zones of
+/// control for the whole map, for every hex (the set-up's check of a single placement, 17.0), the one asked of a
 /// [`Board`], the other of the position: every leader on the
 /// map at twice and once his Command Radius, every hex of the map and a hex off it, in the
 /// positions of seeded random games (every 40th).
@@ -702,6 +703,9 @@ fn command_reach_of_one_hex_is_the_whole_reach() {
                 for times in [1, 2] {
                     let radius = times * u32::from(r.leaders[l].radius);
                     let whole = leaders::command_reach(r, &s.pos, side, at, radius);
+                    let control = zoc::control(r, &board, side.enemy());
+                    let kept = leaders::command_reach_in(r, &board, side, at, radius, &control);
+                    assert_eq!(kept, whole, "{scenario} ply {plies}");
                     for h in r.map.grid.hexes() {
                         let k = r.map.grid.index(h).expect("on the grid");
                         let one = leaders::command_reaches(r, &board, side, at, radius, h);
