@@ -133,11 +133,39 @@ pub fn command_reach<P: Pieces + ?Sized>(
     from: Hex,
     radius: u32,
 ) -> Vec<bool> {
+    let enemy_controls = |h: Hex| zoc::controlled(rules, pos, h, side.enemy());
+    command_reach_by(rules, pos, side, from, radius, enemy_controls)
+}
+
+/// [`command_reach`] with the enemy's zones of control by each hex's grid index (as
+/// [`zoc::control`] gives them for the enemy of `side`).
+pub fn command_reach_in<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    side: Side,
+    from: Hex,
+    radius: u32,
+    enemy_control: &[bool],
+) -> Vec<bool> {
+    let grid = rules.map.grid;
+    let enemy_controls = |h: Hex| grid.index(h).is_some_and(|k| enemy_control[k]);
+    command_reach_by(rules, pos, side, from, radius, enemy_controls)
+}
+
+/// [`command_reach`] with the enemy's zones of control asked of `enemy_controls`.
+fn command_reach_by<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    side: Side,
+    from: Hex,
+    radius: u32,
+    enemy_controls: impl Fn(Hex) -> bool,
+) -> Vec<bool> {
     let passable = |h: Hex| -> bool {
         match pos.side_at(rules, h) {
             Some(s) if s != side => false,
             Some(_) => true,
-            None => !zoc::controlled(rules, pos, h, side.enemy()),
+            None => !enemy_controls(h),
         }
     };
     let mut reached = vec![false; rules.map.grid.len()];
@@ -150,6 +178,39 @@ pub fn command_reach<P: Pieces + ?Sized>(
         false
     });
     reached
+}
+
+/// Acre 14.1, 14.11: [`command_reach`] asked of the one hex `target`: the trace ends as soon
+/// as it meets the target, passing only the hexes that may still lead there (none further
+/// from it than the steps left), which answers the same.
+pub fn command_reaches<P: Pieces + ?Sized>(
+    rules: &Rules,
+    pos: &P,
+    side: Side,
+    from: Hex,
+    radius: u32,
+    target: Hex,
+) -> bool {
+    let grid = rules.map.grid;
+    if grid.index(from).is_none() || grid.index(target).is_none() {
+        return false;
+    }
+    if from == target {
+        return true;
+    }
+    if from.distance(target) > radius {
+        return false;
+    }
+    let passable = |h: Hex| -> bool {
+        match pos.side_at(rules, h) {
+            Some(s) if s != side => false,
+            Some(_) => true,
+            None => !zoc::controlled(rules, pos, h, side.enemy()),
+        }
+    };
+    flood(rules, from, radius, Some(target), passable, |n, _, _| {
+        n == target
+    })
 }
 
 /// The hex of a leader in play.

@@ -967,6 +967,7 @@ pub fn charges(s: &State, unit: usize) -> BTreeMap<(Hex, Hex), Vec<Hex>> {
         mover: moves.mover,
         budget: moves.budget,
         into_clear: vec![std::cell::Cell::new(UNKNOWN); r.map.grid.len()],
+        beside: vec![std::cell::Cell::new(UNKNOWN); r.map.grid.len()],
     };
     for (i, node, cost) in moves.reach.settled() {
         if node == moves.off {
@@ -1032,9 +1033,33 @@ struct Ground<'a> {
     /// By grid index: the cost of a step into the hex where [`Ground::step_into_clear`]
     /// has asked it ([`UNKNOWN`], [`PROHIBITED`], or the cost plus [`COST`]).
     into_clear: Vec<std::cell::Cell<u32>>,
+    /// By grid index: whether a Moslem combat unit stands beside the hex, where
+    /// [`Ground::beside_moslem`] has asked it ([`UNKNOWN`], [`NOT_BESIDE`] or [`BESIDE`]).
+    beside: Vec<std::cell::Cell<u32>>,
 }
 
 impl Ground<'_> {
+    /// Whether a Moslem combat unit stands first in a hex beside the hex of grid index `k`
+    /// (the only units a charge is made at, [`crate::cavalry::is_charge`]).
+    /// Asked once a hex, then read from [`Ground::beside`].
+    fn beside_moslem(&self, s: &State, k: usize) -> bool {
+        let Some(known) = self.beside.get(k) else {
+            return false;
+        };
+        match known.get() {
+            UNKNOWN => {
+                let beside = s.derived.adjacent[k].iter().any(|&t| {
+                    t != OFF_MAP
+                        && self.board.cell(usize::from(t))[0]
+                            .is_some_and(|u| s.rules.side_of(u) == Side::Moslem)
+                });
+                known.set(if beside { BESIDE } else { NOT_BESIDE });
+                beside
+            }
+            c => c == BESIDE,
+        }
+    }
+
     /// What [`movement::entry`] answers for the unit's step from `at` into the Clear hex
     /// `next` (of grid index `k`) beside it (`None`: prohibited), `sea` saying whether the
     /// hexside between them is all sea. Into a hex that is not a Wall/Tower hex, the only
@@ -1076,11 +1101,16 @@ const UNKNOWN: u32 = 0;
 const PROHIBITED: u32 = 1;
 /// [`Ground::into_clear`]: a cost, stored plus this.
 const COST: u32 = 2;
+/// [`Ground::beside`]: no Moslem combat unit stands beside the hex.
+const NOT_BESIDE: u32 = 1;
+/// [`Ground::beside`]: a Moslem combat unit stands beside the hex.
+const BESIDE: u32 = 2;
 
 /// Acre 15.21: the straight lines of four Clear hexes a charge may end with, from `first`
 /// (of grid index `k`, reached at `cost`; `held`: the unit starts there in an enemy zone of
 /// control, so its first step may not be into another, 6.22): `found_line` each line's last
-/// hex with its grid index, and its hexes, where the unit may end its move. The lines run on
+/// hex with its grid index, and its hexes, where the unit may end its move beside a Moslem
+/// combat unit (a line ending beside none charges no one). The lines run on
 /// the map's grid indices ([`Derived::adjacent`], [`Derived::classes`],
 /// [`Derived::sea_sides`]), in the order of [`crate::map::Map::neighbours`].
 fn charge_lines(
@@ -1094,7 +1124,13 @@ fn charge_lines(
     const RUN: usize = 4;
     let d = &s.derived;
     for (way, dir) in hexgrid::Direction::ALL.into_iter().enumerate() {
-        if d.adjacent[k][way] == OFF_MAP {
+        // The line's last hex: with no Moslem unit beside it the line charges no one
+        // (15.21), so the line is not walked at all.
+        let last = (0..RUN).try_fold(k, |at, _| match d.adjacent[at][way] {
+            OFF_MAP => None,
+            there => Some(usize::from(there)),
+        });
+        if !last.is_some_and(|end| ground.beside_moslem(s, end)) {
             continue;
         }
         let mut line = [first; RUN];

@@ -204,6 +204,8 @@ impl State {
         let mut commanded = vec![false; r.map.grid.len()];
         if let Piece::Unit(u) = piece {
             let board = Board::new(r, &self.pos);
+            // The enemy's zones of control, worked out once for every leader's reach.
+            let enemy_control = crate::zoc::control(r, &board, side.enemy());
             for l in 0..r.leaders.len() {
                 if !leaders::commands(r, l, self.conrad, r.units[u].contingent) {
                     continue;
@@ -212,7 +214,7 @@ impl State {
                     continue;
                 };
                 let radius = 2 * u32::from(r.leaders[l].radius);
-                let reach = leaders::command_reach(r, &board, side, at, radius);
+                let reach = leaders::command_reach_in(r, &board, side, at, radius, &enemy_control);
                 for (c, reached) in commanded.iter_mut().zip(reach) {
                     *c |= reached;
                 }
@@ -249,11 +251,27 @@ impl State {
             && self.may_set_up(&self.pos, piece, h)
             && (!matches!(piece, Piece::Unit(_))
                 || self.rules.map.terrain(h).key == HARBOUR_TOWER
-                || self.rules.map.grid.index(h).is_some_and(|k| {
-                    let commanded = self.commanded_at_setup(side, piece);
-                    commanded[k]
-                }));
+                || self.commanded_in(side, piece, h));
         Some(listed)
+    }
+
+    /// Acre 14.12, 17.0: [`Self::commanded_at_setup`] asked of the one hex `h`: whether a
+    /// unit `piece` placed there is within twice a commanding leader's Command Radius, from
+    /// each leader's trace to that hex ([`leaders::command_reaches`]).
+    fn commanded_in(&self, side: Side, piece: Piece, h: Hex) -> bool {
+        let r = &self.rules;
+        let Piece::Unit(u) = piece else {
+            return false;
+        };
+        // What stands in each hex, asked of a table made once for every leader's trace.
+        let board = Board::new(r, &self.pos);
+        (0..r.leaders.len())
+            .filter(|&l| leaders::commands(r, l, self.conrad, r.units[u].contingent))
+            .filter_map(|l| leaders::leader_hex(&self.pos, l).map(|at| (l, at)))
+            .any(|(l, at)| {
+                let radius = 2 * u32::from(r.leaders[l].radius);
+                leaders::command_reaches(r, &board, side, at, radius, h)
+            })
     }
 
     /// Acre 17.0, 5.51-5.53, 12.23: the checks of [`setup::check_place`] for a hex already

@@ -6,7 +6,8 @@
 //! a piece's moves and charges from the dense search against [`moves::plain`] (paths
 //! included, and listed without their paths or one at a time), the fire targets listed from
 //! the hexes that hold an enemy with the lines of sight kept, the set-up placements from
-//! each leader's reach against a trial placement in every hex, the redeployments listed with
+//! each leader's reach against a trial placement in every hex (and that reach asked of one
+//! hex against the whole), the redeployments listed with
 //! a board against the position's own look-up, the Moslem's searches from the hexes near
 //! each held wall against every hex's distances, and a move, a let-go, a selection, an end of
 //! movement, a fire, the end of a step, a tunnel hex dug, a redeployment, a leader placed
@@ -676,4 +677,46 @@ fn overrun_is_the_plain_rule() {
         }
     });
     assert!(exposed > 0);
+}
+
+/// [`leaders::command_reaches`], asked of one hex, answers as [`leaders::command_reach`]
+/// does for that hex, and so does [`leaders::command_reach_in`] with the enemy's zones of
+/// control for the whole map, for every hex (the set-up's check of a single placement, 17.0), the one asked of a
+/// [`Board`], the other of the position: every leader on the
+/// map at twice and once his Command Radius, every hex of the map and a hex off it, in the
+/// positions of seeded random games (every 40th).
+#[test]
+fn command_reach_of_one_hex_is_the_whole_reach() {
+    let mut reached = 0;
+    for (scenario, seed) in [("siege", 3), ("siege-conrad", 5)] {
+        each_position(scenario, seed, |s, plies| {
+            if plies % 40 != 0 {
+                return;
+            }
+            let r = &s.rules;
+            let board = Board::new(r, &s.pos);
+            for l in 0..r.leaders.len() {
+                let Some(at) = leaders::leader_hex(&s.pos, l) else {
+                    continue;
+                };
+                let side = r.leaders[l].side;
+                for times in [1, 2] {
+                    let radius = times * u32::from(r.leaders[l].radius);
+                    let whole = leaders::command_reach(r, &s.pos, side, at, radius);
+                    let control = zoc::control(r, &board, side.enemy());
+                    let kept = leaders::command_reach_in(r, &board, side, at, radius, &control);
+                    assert_eq!(kept, whole, "{scenario} ply {plies}");
+                    for h in r.map.grid.hexes() {
+                        let k = r.map.grid.index(h).expect("on the grid");
+                        let one = leaders::command_reaches(r, &board, side, at, radius, h);
+                        assert_eq!(one, whole[k], "{scenario} ply {plies} {h:?}");
+                        reached += usize::from(one);
+                    }
+                    let off = Hex::new(-100, -100);
+                    assert!(!leaders::command_reaches(r, &board, side, at, radius, off));
+                }
+            }
+        });
+    }
+    assert!(reached > 0);
 }
