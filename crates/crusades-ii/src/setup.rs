@@ -83,6 +83,7 @@ impl State {
             selected: None,
             deselected: Vec::new(),
             selected_moves: None,
+            imagined: false,
             outcome: None,
         };
         if options.historical_commands {

@@ -362,3 +362,68 @@ fn a_distance_is_at_least_either_coordinate_difference() {
         }
     }
 }
+
+/// Crusades II 8.0: the moves an imagined world keeps on its thread (`kept`, for searches
+/// that come back to the same positions) are those searched afresh in the same world: with
+/// the chits of either side re-sampled (the moving side's chits change its moves, the other
+/// side's may not), asked again and again, and the selected counter's moves worked out again
+/// in a re-sampled world are the real game's.
+#[test]
+fn moves_kept_in_imagined_worlds_are_those_searched_afresh() {
+    use crusades_ii::state::Pick;
+    let mut checked = [0usize; 3];
+    for (scenario, options) in [
+        ("hattin", &[][..]),
+        ("nicopolis", &["advanced-sequence", "split-commands"][..]),
+    ] {
+        let mut s = common::start(scenario, options, 5);
+        let mut sampler = rand_pcg::Pcg64Mcg::new(11);
+        let mut rng = 0x9E37_79B9u64;
+        let mut plies = 0;
+        while let Pending::Seats(seats) = s.pending() {
+            let seat = seats[0];
+            let movement = s.phase == Phase::Movement && s.tasks.is_empty();
+            if movement && s.selected.is_none() && plies % 3 == 0 {
+                for viewer in [engine::Seat(0), engine::Seat(1), engine::Seat(0)] {
+                    let world = s.determinize(viewer, &mut sampler);
+                    let mut fresh = world.clone();
+                    fresh.imagined = false;
+                    for u in s.unit_ids() {
+                        let searched = fresh.moves_of(Pick::Unit(u));
+                        for _ in 0..3 {
+                            assert_eq!(
+                                world.moves_of(Pick::Unit(u)),
+                                searched,
+                                "{scenario} ply {plies}: the moves of {} kept",
+                                s.name(u)
+                            );
+                        }
+                        checked[0] += usize::from(!searched.is_empty());
+                    }
+                }
+            }
+            if movement && s.selected.is_some() {
+                let world = s.determinize(seat, &mut sampler);
+                assert!(world.imagined);
+                assert_eq!(
+                    world.selected_moves, s.selected_moves,
+                    "{scenario} ply {plies}: the selected counter's moves in a world imagined"
+                );
+                assert_eq!(world.legal_actions(seat), s.legal_actions(seat));
+                checked[1] += 1;
+            }
+            checked[2] += 1;
+            let legal = s.legal_actions(seat);
+            rng ^= rng << 13;
+            rng ^= rng >> 7;
+            rng ^= rng << 17;
+            let a = &legal[(rng % legal.len() as u64) as usize];
+            s.apply(seat, a, &mut Log::discarding()).expect("legal");
+            plies += 1;
+        }
+    }
+    assert!(
+        checked[0] > 200 && checked[1] > 50,
+        "positions checked: {checked:?}"
+    );
+}
