@@ -75,7 +75,8 @@ impl engine::Game for State {
     /// draws reveal nothing.
     fn determinize(&self, seat: Seat, rng: &mut dyn rand_core::RngCore) -> Self {
         let mut s = self.clone();
-        s.imagined = true;
+        // The selected counter's moves follow from its leader's chit: worked out afresh.
+        s.selected_moves = None;
         let other = self.battle.enemy(seat);
         for l in self.chit_leaders(other) {
             let allowed = self.allowed_chits(l);
@@ -85,12 +86,6 @@ impl engine::Game for State {
             if !allowed.is_empty() {
                 s.leaders[l as usize].chit = Some(allowed[(draw % allowed.len() as u64) as usize]);
             }
-        }
-        // The selected counter's moves follow from its leader's chit: worked out afresh in
-        // the world imagined (and kept there, [`crate::kept`]).
-        s.selected_moves = None;
-        if let Some(p) = s.selected {
-            s.select(p);
         }
         s
     }

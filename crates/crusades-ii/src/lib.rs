@@ -34,7 +34,6 @@ pub mod doctrine;
 pub mod evaluation;
 pub mod fire;
 pub mod game;
-mod kept;
 pub mod melee;
 pub mod morale;
 pub mod movement;

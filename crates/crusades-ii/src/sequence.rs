@@ -342,29 +342,8 @@ impl State {
 
     /// The moves of unit `u` (those of [`State::moves_of`]), handed to `sink` in order as
     /// (alone, destination, facing): with its stack first if it is the upper unit or alone in
-    /// its hex, then alone if it has a stack-mate (7.1). `sit` must be this state's map
-    /// analysis ([`State::situation`]). An imagined world keeps them ([`crate::kept`]).
+    /// its hex, then alone if it has a stack-mate (7.1).
     pub(crate) fn unit_moves(
-        &self,
-        u: UnitId,
-        sit: &crate::zoc::Situation,
-        sink: &mut impl crate::movement::MoveSink,
-    ) {
-        if !self.imagined {
-            return self.search_unit_moves(u, sit, sink);
-        }
-        match crate::kept::kept(self, u) {
-            Ok(moves) => crate::kept::replay(&moves, sink),
-            Err(key) => {
-                let mut tee = crate::kept::Tee::new(sink);
-                self.search_unit_moves(u, sit, &mut tee);
-                crate::kept::keep(self, u, key, tee);
-            }
-        }
-    }
-
-    /// [`State::unit_moves`], searched afresh.
-    pub(crate) fn search_unit_moves(
         &self,
         u: UnitId,
         sit: &crate::zoc::Situation,
@@ -850,7 +829,7 @@ impl State {
     }
 
     /// Selects a counter to move next, working out its moves once.
-    pub(crate) fn select(&mut self, p: Pick) {
+    fn select(&mut self, p: Pick) {
         self.selected_moves = Some(std::sync::Arc::new(self.selected_moves_of(p)));
         self.selected = Some(p);
     }

@@ -83,7 +83,6 @@ impl State {
             selected: None,
             deselected: Vec::new(),
             selected_moves: None,
-            imagined: false,
             outcome: None,
         };
         if options.historical_commands {

@@ -374,11 +374,6 @@ pub struct State {
     /// follows from the rest); a re-sampled state drops it ([`engine::Game::determinize`]).
     #[serde(skip)]
     pub selected_moves: Option<Arc<SelectedMoves>>,
-    /// A world a player imagines ([`engine::Game::determinize`]): it keeps the moves it
-    /// works out on this thread, for a search comes back to the same positions again and
-    /// again ([`crate::kept`]). Not part of the serialised state.
-    #[serde(skip)]
-    pub imagined: bool,
     /// The result, once over.
     pub outcome: Option<engine::Outcome>,
 }
