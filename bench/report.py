@@ -381,8 +381,8 @@ w("so the sample grows from run to run (`STRENGTH_PAIRS=N bench/run` adds to it)
 w("")
 strength_rows = []
 if duels:
-    w("| scenario | match | played | games (pairs) | won / drawn / lost | win rate [95%] | score [95%] | finished | MCTS s a decision | decisions a game |")
-    w("|---|---|---|---|---|---|---|---|---|---|")
+    w("| scenario | match | played | games (pairs) | won / drawn / lost | win rate [95%] | score [95%] | pairs won both / split / lost both | won as seat 0 / as seat 1 | finished | MCTS s a decision | decisions a game |")
+    w("|---|---|---|---|---|---|---|---|---|---|---|---|")
     for (scen, a, b, turns), games in sorted(duels.items()):
         n = len(games)
         wins = sum(1 for g in games if g["points"] == 1.0)
@@ -395,13 +395,27 @@ if duels:
         pairs = len({g["dice"] for g in games})
         fin = sum(1 for g in games if g["finished"])
         played = "to the end" if turns == 0 else f"judged after {turns} turns"
+        by_pair = {}
+        for g in games:
+            by_pair.setdefault(g["dice"], []).append(g["points"])
+        whole = [p for p in by_pair.values() if len(p) == 2]
+        both = sum(1 for p in whole if p == [1.0, 1.0])
+        none = sum(1 for p in whole if p == [0.0, 0.0])
+        halves = f"{both} / {len(whole) - both - none} / {none}"
+        if len(whole) < len(by_pair):
+            halves += f" ({len(by_pair) - len(whole)} unpaired)"
+        seat_won = lambda k: (sum(1 for g in games if g["first_seat"] == k and g["points"] == 1.0),
+                              sum(1 for g in games if g["first_seat"] == k))
+        (w0, n0), (w1, n1) = seat_won(0), seat_won(1)
         w(f"| {scen} | {a} against {b} | {played} | {n} ({pairs}) | {wins} / {draws} / {n - wins - draws} | "
-          f"{wins / n:.2f} [{wl:.2f}, {wh:.2f}] | {points / n:.2f} [{sl:.2f}, {sh:.2f}] | {fin} | "
-          f"{secs / max(dec, 1):.2f} | {dec / n:.0f} |")
+          f"{wins / n:.2f} [{wl:.2f}, {wh:.2f}] | {points / n:.2f} [{sl:.2f}, {sh:.2f}] | {halves} | "
+          f"{w0} of {n0} / {w1} of {n1} | {fin} | {secs / max(dec, 1):.2f} | {dec / n:.0f} |")
         strength_rows.append((scen, a, b, turns, n, wins / n, wl, wh, secs / max(dec, 1), dec / n))
     w("")
-    w("Seconds a decision are from whatever machine played the game, often a busy one; the")
-    w("results themselves do not depend on it (an iteration budget is deterministic).")
+    w("Seat 0 is the side the scenario lists first (the Crusaders; at Tannenburg the Teutonic")
+    w("Knights; at Acre the Crusaders; in The Crusades the Crusaders). Seconds a decision are")
+    w("from whatever machine played the game, often a busy one; the results themselves do not")
+    w("depend on it (an iteration budget is deterministic).")
 else:
     w("No game played yet.")
 w("")
@@ -824,11 +838,21 @@ w("rarely turn the battle. And the sample is dear: a game against the heuristic 
 w("MCTS decisions at 0.05-0.7 s each (0.05-0.11 s in the Crusades II games of 2026-12-01, on a")
 w("quiet machine after that session's speed-ups; 0.2-0.5 s on the busy machine of its second")
 w("session), so 400 games a scenario is some 15-200 core-hours at 1,000 iterations. The cost")
-w("is almost all the doctrine, asked once per new tree node. Of the plain search's pairs")
-w("against the heuristic in Crusades II so far (the table), most split: at Hattin it won")
-w("both games of two pairs and lost both of one (8 of 14), at Nicopolis it won both of one")
-w("(7 of 12). Against random play Hattin is the exception: the search, as its doctrine, won")
-w("2 of its 7 games as the Crusaders (9 of 14 in all; the doctrine's Crusaders win")
+w("is almost all the doctrine, asked once per new tree node. Tried in a later session of")
+w("2026-12-01 and not kept: keeping the moves a unit is found to have in a search's imagined")
+w("worlds, by the whole position they depend on, so that neither the path each iteration")
+w("re-plays nor the `select` the doctrine has just weighed searches them again. It halved the")
+w("instructions of Hattin's first 20 decisions at 1,000 iterations (24.7G to 12.3G: the")
+w("set-up and the Order Phase, where the iterations come back to a few positions) but not a")
+w("whole game: past the opening every new tree node is a new position, whose units' moves the")
+w("doctrine searches and weighs once, and keeping them costs more than the few found again")
+w("save (Nicopolis 66 and 71 s a game against 58 and 61 s; Hattin no faster). Kept a position")
+w("at a time, a word a move, it was no slower and no faster, for 30 MB more a thread.")
+w("Against the heuristic in")
+w("Crusades II, most of the plain search's pairs split (the table's pairs column): it wins")
+w("from the side its doctrine wins with and loses from the other, as the doctrine itself")
+w("would. Against random play Hattin is the exception: the search, as its doctrine, loses")
+w("many games as the Crusaders (the table's seat columns; the doctrine's Crusaders win")
 w("some 57% of 600 games against random Muslims, above), so that target cannot be met there")
 w("until the doctrine's Crusaders make their kills sooner without walking into the horse")
 w("archers of a Muslim who keeps them at range.")
