@@ -18,6 +18,14 @@ pub trait Policy<G: Game>: Send + Sync {
     /// A score for each action of `legal` (the seat's legal actions, in that order): higher is
     /// better; only the order of the scores of one call matters.
     fn scores(&self, state: &G, seat: Seat, legal: &[G::Action]) -> Vec<f64>;
+
+    /// Whether `seat`'s decision now is one a planned search ([`crate::Mcts::planned`])
+    /// weighs alternatives at: the decisions that shape what follows (a game's orders, its
+    /// attacks), rather than each of the many steps that carry them out, which the doctrine
+    /// takes. Every decision by default.
+    fn deliberates(&self, _state: &G, _seat: Seat) -> bool {
+        true
+    }
 }
 
 /// The heuristic player: the action its [`Policy`] scores best.

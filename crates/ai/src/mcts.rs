@@ -28,6 +28,15 @@
 //! looking ahead and the game's evaluation scores its leaves. Without a doctrine, every
 //! legal action is an option, tried in a random order.
 //!
+//! **Planned** ([`Mcts::planned`], a player spec ending in `:planned`): in a game of many
+//! small decisions (a Crusades II turn moves dozens of counters one at a time) a tree a few
+//! decisions deep never reaches what they lead to. A planned search weighs only the
+//! decisions its doctrine deliberates ([`Policy::deliberates`]: the orders and attacks) and
+//! takes every other one by the doctrine, in the tree, in the game and in its playouts, which
+//! follow the doctrine to the cutoff; so an iteration plays its orders out, through the
+//! moves and melees they lead to, before the evaluation reads the result (a portfolio search
+//! over the doctrine's own choices: Churchill and Buro, "Portfolio Greedy Search", 2013).
+//!
 //! **Rewards on the tree's own scale.** Selection reads a node's mean reward as log-odds,
 //! scaled to the range of the log-odds of the means of the nodes below the root so far
 //! ([`Mcts::normalize`], as MuZero scales values: Schrittwieser et al., 2020). An evaluation
@@ -128,6 +137,12 @@ pub struct Mcts {
     /// module's documentation). Off by default: in its first games against the heuristic at
     /// 1,000 iterations the scaled search lost more than its doctrine does (BENCHMARKS.md).
     pub normalize: bool,
+    /// Whether a guided search is **planned**: it searches only the decisions its doctrine
+    /// deliberates ([`Policy::deliberates`]: a game's orders and attacks), takes every other
+    /// decision, in the tree and as a player, by the doctrine, and plays its playouts out by
+    /// the doctrine rather than at random, so that each iteration reaches what its orders lead
+    /// to (see the module's documentation).
+    pub planned: bool,
     /// The lowest and highest log-odds of the mean reward of a node below the root in the
     /// current search.
     range: (f64, f64),
@@ -144,6 +159,17 @@ pub struct GuidedMcts<G: Game> {
 
 impl<G: Game> Player<G> for GuidedMcts<G> {
     fn choose(&mut self, state: &G, seat: Seat) -> G::Action {
+        if self.mcts.planned {
+            let world = sample_world(state, seat, &mut self.mcts.rng);
+            if !self.policy.deliberates(&world, seat) {
+                let mut legal = legal_of(&world, seat);
+                let i = best(
+                    &self.policy.scores(&world, seat, &legal),
+                    &mut self.mcts.rng,
+                );
+                return legal.swap_remove(i);
+            }
+        }
         let mut search = self.mcts.search_guided(state, seat, Some(&*self.policy));
         search.choices.swap_remove(search.best).action
     }
@@ -234,6 +260,7 @@ impl Mcts {
             width: DEFAULT_WIDTH,
             bias: DEFAULT_BIAS,
             normalize: false,
+            planned: false,
             range: (f64::INFINITY, f64::NEG_INFINITY),
             rng: rng(seed),
         }
@@ -378,6 +405,10 @@ impl Mcts {
                 self.reply(&mut world, nodes, here, decider, taken, policy);
                 continue;
             }
+            if let Some(p) = policy.filter(|p| self.planned && !p.deliberates(&world, decider)) {
+                self.doctrine_step(&mut world, decider, p);
+                continue;
+            }
             match self.descend(&mut world, nodes, here, decider, policy) {
                 Step::Known(child) => {
                     path.push(child);
@@ -396,7 +427,10 @@ impl Mcts {
                 Pending::Seats(s) if !s.is_empty() => s[0],
                 _ => break,
             };
-            self.random_step(&mut world, seat);
+            match policy.filter(|_| self.planned) {
+                Some(p) => self.doctrine_step(&mut world, seat, p),
+                None => self.random_step(&mut world, seat),
+            }
             taken += 1;
         }
         let outcome = world.outcome();
@@ -606,6 +640,13 @@ impl Mcts {
             .enumerate()
             .map(|(rank, i)| (legal[i].clone(), 0.5f64.powi(rank as i32) / total))
             .collect()
+    }
+
+    /// The doctrine's choice for `seat` in this world (exact ties at random), applied.
+    fn doctrine_step<G: Game>(&mut self, world: &mut G, seat: Seat, policy: &dyn Policy<G>) {
+        let legal = legal_of(world, seat);
+        let i = best(&policy.scores(world, seat, &legal), &mut self.rng);
+        apply_in_search(world, seat, &legal[i]);
     }
 
     /// A uniform random legal action of `seat`, applied.

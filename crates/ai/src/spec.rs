@@ -1,7 +1,8 @@
 //! Players as text, for the command line and the server: `random`, `heuristic`,
 //! `mcts:ITERATIONS` or `mcts:SECONDSs`, optionally with a playout cutoff (`mcts:200:d8`) and
-//! rewards on the tree's own scale (`mcts:200:scaled`), and the per-game [`Doctrine`] that supplies a game's heuristic player and guides its
-//! searches.
+//! rewards on the tree's own scale (`mcts:200:scaled`) or a planned search
+//! (`mcts:100:d200:planned`), and the per-game [`Doctrine`] that supplies a game's heuristic
+//! player and guides its searches.
 
 use std::fmt;
 use std::str::FromStr;
@@ -20,7 +21,9 @@ pub const DEFAULT_ITERATIONS: u32 = 1_000;
 /// `mcts:ITERATIONS` (`mcts:5000`) or `mcts:SECONDSs` (`mcts:2s`, `mcts:0.5s`), each of the
 /// last optionally followed by `:dDEPTH`, the playout cutoff (`mcts:200:d8`; `:dend` plays
 /// every playout to the end; the default is [`Cutoff::Auto`]), and then optionally by
-/// `:scaled`, which reads rewards on the tree's own scale ([`Mcts::normalize`]).
+/// `:scaled`, which reads rewards on the tree's own scale ([`Mcts::normalize`]), and by
+/// `:planned`, which searches only the decisions the doctrine deliberates and plays the rest
+/// and the playouts by the doctrine ([`Mcts::planned`]).
 #[derive(Clone, Copy, Debug, PartialEq)]
 pub enum PlayerSpec {
     /// [`RandomPlayer`].
@@ -35,6 +38,8 @@ pub enum PlayerSpec {
         cutoff: Cutoff,
         /// Whether selection reads rewards on the tree's own scale ([`Mcts::normalize`]).
         scaled: bool,
+        /// Whether the search is planned ([`Mcts::planned`]).
+        planned: bool,
     },
 }
 
@@ -72,7 +77,7 @@ impl Cutoff {
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum AiError {
     /// The text is not a player.
-    #[error("`{text}` is not a player: {reason} (players: random, heuristic, mcts:ITERATIONS as in mcts:1000, or mcts:SECONDSs as in mcts:2s, either with an optional playout cutoff as in mcts:1000:d8 or mcts:2s:dend, then optionally :scaled as in mcts:300:scaled)")]
+    #[error("`{text}` is not a player: {reason} (players: random, heuristic, mcts:ITERATIONS as in mcts:1000, or mcts:SECONDSs as in mcts:2s, either with an optional playout cutoff as in mcts:1000:d8 or mcts:2s:dend, then optionally :scaled as in mcts:300:scaled and :planned as in mcts:100:d200:planned)")]
     BadSpec {
         /// The text given.
         text: String,
@@ -108,19 +113,24 @@ impl FromStr for PlayerSpec {
                 budget: Budget::Iterations(DEFAULT_ITERATIONS),
                 cutoff: Cutoff::default(),
                 scaled: false,
+                planned: false,
             }),
             ("mcts", Some(arg)) => {
                 let mut parts = arg.split(':');
                 let arg = parts.next().unwrap_or("");
-                let (mut cutoff, mut scaled) = (None, false);
+                let (mut cutoff, mut scaled, mut planned) = (None, false, false);
                 for part in parts {
-                    if part == "scaled" && !scaled {
+                    if part == "scaled" && !scaled && !planned {
                         scaled = true;
                         continue;
                     }
-                    if cutoff.is_some() || scaled {
+                    if part == "planned" && !planned {
+                        planned = true;
+                        continue;
+                    }
+                    if cutoff.is_some() || scaled || planned {
                         return Err(bad(
-                            "after the budget come at most a playout cutoff, then `scaled`",
+                            "after the budget come at most a playout cutoff, then `scaled`, then `planned`",
                         ));
                     }
                     cutoff = Some(match part {
@@ -154,6 +164,7 @@ impl FromStr for PlayerSpec {
                     budget,
                     cutoff: cutoff.unwrap_or_default(),
                     scaled,
+                    planned,
                 })
             }
             _ => Err(bad("unknown kind of player")),
@@ -163,7 +174,7 @@ impl FromStr for PlayerSpec {
 
 impl fmt::Display for PlayerSpec {
     /// The text that parses back as this spec (`mcts:1000`, `mcts:2s`, `mcts:0.25s:d8`,
-    /// `mcts:300:scaled`); the default cutoff is not written.
+    /// `mcts:300:scaled`, `mcts:100:d200:planned`); the default cutoff is not written.
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             PlayerSpec::Random => f.write_str("random"),
@@ -172,6 +183,7 @@ impl fmt::Display for PlayerSpec {
                 budget,
                 cutoff,
                 scaled,
+                planned,
             } => {
                 match budget {
                     Budget::Iterations(n) => write!(f, "mcts:{n}")?,
@@ -184,6 +196,9 @@ impl fmt::Display for PlayerSpec {
                 }
                 if *scaled {
                     f.write_str(":scaled")?;
+                }
+                if *planned {
+                    f.write_str(":planned")?;
                 }
                 Ok(())
             }
@@ -233,9 +248,11 @@ impl PlayerSpec {
                 budget,
                 cutoff,
                 scaled,
+                planned,
             } => {
                 let mut mcts = Mcts::new(budget, seed);
                 mcts.normalize = scaled;
+                mcts.planned = planned;
                 let policy = D::policy();
                 mcts.playout_depth = cutoff.depth(policy.is_some());
                 if policy.is_some() {
@@ -272,6 +289,7 @@ mod tests {
             budget,
             cutoff,
             scaled: false,
+            planned: false,
         }
     }
 
@@ -308,6 +326,25 @@ mod tests {
                     budget: Budget::Iterations(300),
                     cutoff: Cutoff::Auto,
                     scaled: true,
+                    planned: false,
+                },
+            ),
+            (
+                "mcts:100:d200:planned",
+                PlayerSpec::Mcts {
+                    budget: Budget::Iterations(100),
+                    cutoff: Cutoff::Depth(200),
+                    scaled: false,
+                    planned: true,
+                },
+            ),
+            (
+                "mcts:1s:scaled:planned",
+                PlayerSpec::Mcts {
+                    budget: Budget::Time(Duration::from_secs(1)),
+                    cutoff: Cutoff::Auto,
+                    scaled: true,
+                    planned: true,
                 },
             ),
             (
@@ -316,6 +353,7 @@ mod tests {
                     budget: Budget::Time(Duration::from_secs(2)),
                     cutoff: Cutoff::Depth(4),
                     scaled: true,
+                    planned: false,
                 },
             ),
         ] {
@@ -350,12 +388,17 @@ mod tests {
             ("mcts:x:d3", "number of iterations"),
             (
                 "mcts:10:scaled:d3",
-                "at most a playout cutoff, then `scaled`",
+                "at most a playout cutoff, then `scaled`, then `planned`",
             ),
-            ("mcts:10:d3:d4", "at most a playout cutoff, then `scaled`"),
+            (
+                "mcts:10:d3:d4",
+                "at most a playout cutoff, then `scaled`, then `planned`",
+            ),
+            ("mcts:10:planned:scaled", "then `planned`"),
+            ("mcts:10:planned:planned", "then `planned`"),
             (
                 "mcts:10:scaled:scaled",
-                "at most a playout cutoff, then `scaled`",
+                "at most a playout cutoff, then `scaled`, then `planned`",
             ),
             ("", "unknown kind"),
         ] {

@@ -334,3 +334,75 @@ fn rewards_on_the_trees_scale_let_a_search_overrule_a_poor_doctrine() {
     let scaled = score(60, nine, thrifty_search(true), thrifty_search(false));
     assert!(scaled >= 0.6, "scaled against raw: {scaled:.3}");
 }
+
+/// A doctrine for `prizes` that bids the card nearest the prize, deliberates only over the
+/// prizes of 4 and more, and counts how often it is asked for scores.
+struct Matching(std::sync::atomic::AtomicUsize);
+
+impl ai::Policy<Prizes> for Matching {
+    fn scores(&self, state: &Prizes, _seat: Seat, legal: &[Bid]) -> Vec<f64> {
+        self.0.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        let prize = f64::from(state.prize.unwrap_or(0));
+        legal
+            .iter()
+            .map(|b| -(f64::from(b.0) - prize).abs())
+            .collect()
+    }
+
+    fn deliberates(&self, state: &Prizes, _seat: Seat) -> bool {
+        state.prize.is_some_and(|p| p >= 4)
+    }
+}
+
+/// A planned search (`mcts:ITERATIONS:dend:planned`) guided by `Matching`, and its doctrine.
+fn planned(iterations: u32, seed: u64) -> (ai::GuidedMcts<Prizes>, std::sync::Arc<Matching>) {
+    let doctrine = std::sync::Arc::new(Matching(Default::default()));
+    let mut m = Mcts::new(Budget::Iterations(iterations), seed);
+    m.playout_depth = None;
+    m.planned = true;
+    let player = ai::GuidedMcts {
+        mcts: m,
+        policy: doctrine.clone(),
+    };
+    (player, doctrine)
+}
+
+/// The first game of `prizes` from seed 0 up whose first prize is (or is not) at least 4.
+fn first_prize(big: bool) -> Prizes {
+    (0..)
+        .map(Prizes::new)
+        .find(|g| g.prize.is_some_and(|p| p >= 4) == big)
+        .expect("some seed deals such a prize")
+}
+
+#[test]
+fn a_planned_search_takes_what_its_doctrine_does_not_deliberate_as_the_doctrine_does() {
+    let game = first_prize(false);
+    let prize = game.prize.unwrap();
+    let (mut player, doctrine) = planned(200, 5);
+    let bid = player.choose(&game, EAST);
+    assert_eq!(bid, Bid(prize), "the doctrine bids the prize's own card");
+    assert_eq!(
+        doctrine.0.load(std::sync::atomic::Ordering::Relaxed),
+        1,
+        "asked once, no search"
+    );
+}
+
+#[test]
+fn a_planned_search_plays_its_playouts_out_by_its_doctrine() {
+    let game = first_prize(true);
+    let iterations = 100;
+    let (mut player, doctrine) = planned(iterations, 5);
+    let first = player.choose(&game, EAST);
+    let asked = doctrine.0.load(std::sync::atomic::Ordering::Relaxed);
+    // A guided search with random playouts asks at most twice a node (the test above); each
+    // planned iteration asks again for every bid of its playout to the end of five rounds.
+    assert!(
+        asked > 2 * (iterations as usize + 1),
+        "the doctrine was asked {asked} times in {iterations} iterations"
+    );
+    // It repeats for a seed.
+    let (mut again, _) = planned(iterations, 5);
+    assert_eq!(again.choose(&game, EAST), first);
+}

@@ -75,6 +75,17 @@ impl Policy<State> for Tactics {
         let view = Sight::new(state, seat);
         legal.iter().map(|a| view.score(a)).collect()
     }
+
+    /// A planned search ([`ai::Mcts::planned`]) weighs the orders (5.1, 5.2: the chits that
+    /// decide how every counter of a command may move and fight for the turn), the melees
+    /// (9.3: which attacks to make), the action chits' activations (16.11) and a concession
+    /// (16.5); the doctrine moves, fires, retreats and sets up.
+    fn deliberates(&self, state: &State, _seat: Seat) -> bool {
+        matches!(
+            state.phase,
+            Phase::Orders | Phase::Melee | Phase::Activation(_) | Phase::Concession(_)
+        )
+    }
 }
 
 /// What a move must gain to be made: counters do not wander.

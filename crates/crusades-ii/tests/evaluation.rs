@@ -177,6 +177,55 @@ fn the_search_does_not_merely_repeat_its_doctrine() {
     );
 }
 
+/// A planned search (`mcts:N:dD:planned`) deliberates the orders and the melees and takes
+/// every other decision as the doctrine does, at once: over the first 400 decisions of a Hab
+/// played by the doctrine, the doctrine deliberates in the Order and Melee Phases and nowhere
+/// else, and at each decision it does not deliberate the planned player's choice is one the
+/// doctrine scores best.
+#[test]
+fn a_planned_search_deliberates_orders_and_melees_and_moves_as_the_doctrine() {
+    use ai::{Player, Policy};
+    use crusades_ii::doctrine::Tactics;
+    use crusades_ii::state::Phase;
+    use engine::{Log, Pending};
+    let mut s = start("hab", &[], 2);
+    let mut mcts = ai::Mcts::new(ai::Budget::Iterations(5), 5);
+    mcts.playout_depth = Some(20);
+    mcts.planned = true;
+    let mut planned = ai::GuidedMcts {
+        mcts,
+        policy: std::sync::Arc::new(Tactics),
+    };
+    let (mut deliberated, mut followed) = (Vec::new(), 0);
+    for _ in 0..400 {
+        let Pending::Seats(seats) = s.pending() else {
+            break;
+        };
+        let seat = seats[0];
+        let legal = s.legal_actions(seat);
+        let scores = Tactics.scores(&s, seat, &legal);
+        let top = scores.iter().copied().fold(f64::NEG_INFINITY, f64::max);
+        let best = scores.iter().position(|&x| x == top).unwrap();
+        if Tactics.deliberates(&s, seat) {
+            assert!(
+                matches!(s.phase, Phase::Orders | Phase::Melee),
+                "deliberated in {:?}",
+                s.phase
+            );
+            deliberated.push(s.phase.clone());
+        } else {
+            let chosen = planned.choose(&s, seat);
+            let i = legal.iter().position(|a| *a == chosen).unwrap();
+            assert_eq!(scores[i], top, "{:?}: {chosen:?}", s.phase);
+            followed += 1;
+        }
+        s.apply(seat, &legal[best], &mut Log::discarding()).unwrap();
+    }
+    assert!(deliberated.contains(&Phase::Orders), "{deliberated:?}");
+    assert!(deliberated.contains(&Phase::Melee), "{deliberated:?}");
+    assert!(followed > 100, "{followed} decisions taken as the doctrine");
+}
+
 /// The weights in `data/` foretell games the doctrine plays on both sides, on other seeds than
 /// those they were fitted to, better than the reckoning alone: by the Brier score of the
 /// first seat's chance, read every tenth decision, against its result. (Measured over 40

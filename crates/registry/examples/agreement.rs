@@ -3,7 +3,10 @@
 //! decision with more than one legal action, a `mcts:N` player of the deciding seat is asked
 //! too, and the decisions where it chooses otherwise are counted, by the kind of action (the
 //! first word of the doctrine's choice). A search that always agrees is its doctrine at a
-//! thousand times the cost; one that never does has stopped listening to it.
+//! thousand times the cost; one that never does has stopped listening to it. A planned
+//! search (`mcts:100:d150:planned`) is asked only at the decisions its doctrine deliberates
+//! (the others it takes as the doctrine does). A choice the doctrine scores as high as its
+//! own is a tie, not an overrule.
 //!
 //! With `--judge R`, each decision where the search chooses otherwise is judged: both moves
 //! are played from the same position R times, the rest of the game by the doctrine on every
@@ -94,6 +97,7 @@ impl Measure for Agreement {
         let mut state = G::start(&Setup::seeded(id, seed), data).map_err(|e| e.to_string())?;
         let policy = D::policy().ok_or_else(|| format!("{game} has no doctrine"))?;
         let mut search = spec.build::<G, D>(game, seed).map_err(|e| e.to_string())?;
+        let planned = matches!(spec, PlayerSpec::Mcts { planned: true, .. });
         let (mut asked, mut differ) = (0u32, 0u32);
         let mut kinds: BTreeMap<String, (u32, u32)> = BTreeMap::new();
         let mut judged: Vec<serde_json::Value> = Vec::new();
@@ -106,14 +110,18 @@ impl Measure for Agreement {
             let legal = state.legal_actions(seat);
             let scores = policy.scores(&state, seat, &legal);
             let best = (0..legal.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
-            if legal.len() > 1 {
+            if legal.len() > 1 && (!planned || policy.deliberates(&state, seat)) {
                 asked += 1;
                 let text = state.action_text(&legal[best]);
                 let kind = text.split_whitespace().next().unwrap_or("").to_string();
                 let k = kinds.entry(kind).or_default();
                 k.0 += 1;
                 let chosen = search.choose(&state, seat);
-                if chosen != legal[best] {
+                let tie = legal
+                    .iter()
+                    .position(|a| *a == chosen)
+                    .is_some_and(|i| scores[i] >= scores[best]);
+                if !tie {
                     differ += 1;
                     k.1 += 1;
                     if judge > 0 {
