@@ -212,7 +212,7 @@ fn a_planned_search_deliberates_orders_and_melees_and_moves_as_the_doctrine() {
                 "deliberated in {:?}",
                 s.phase
             );
-            deliberated.push(s.phase.clone());
+            deliberated.push(s.phase);
         } else {
             let chosen = planned.choose(&s, seat);
             let i = legal.iter().position(|a| *a == chosen).unwrap();
