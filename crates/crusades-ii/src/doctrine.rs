@@ -78,8 +78,9 @@ impl Policy<State> for Tactics {
 
     /// A planned search ([`ai::Mcts::planned`]) weighs the orders (5.1, 5.2: the chits that
     /// decide how every counter of a command may move and fight for the turn), the melees
-    /// (9.3: which attacks to make), the action chits' activations (16.11) and a concession
-    /// (16.5); the doctrine moves, fires, retreats and sets up.
+    /// (9.3: which attacks to make, with the withdrawals, retreats and pursuits they bring),
+    /// the action chits' activations (16.11) and a concession (16.5); the doctrine sets up,
+    /// moves and fires.
     fn deliberates(&self, state: &State, _seat: Seat) -> bool {
         matches!(
             state.phase,

@@ -15,9 +15,16 @@
 //! draw). This is one step of policy improvement (Tesauro and Galperin, 1996): a search whose
 //! overrules gain on average plays better than its doctrine, at least against it.
 //!
+//! With `--room R`, each decision asked is also searched by brute force, to tell how much
+//! room the doctrine leaves a search there: each of the doctrine's 6 best-scored actions is
+//! played on R times on the same dice (the rest of the game by the doctrine), the best of
+//! them is taken, and, if it is not the doctrine's own, judged against it on R fresh games;
+//! the *room* is the mean gain over the decisions asked (0 where the doctrine's own is
+//! best). Played on fresh dice, a best picked on noise gains nothing on average.
+//!
 //! ```text
 //! cargo run --release -p registry --example agreement -- [--mcts mcts:300] [--decisions 200]
-//!     [--seed 1] [--judge R] [--scenario ID]...
+//!     [--seed 1] [--judge R] [--room R] [--scenario ID]...
 //! ```
 //! Prints one JSON line per scenario: decisions asked, how many differ, and per kind; judged,
 //! the mean gain with its 95% interval (normal, over the judged decisions) and each judged
@@ -38,6 +45,8 @@ agreement [--mcts SPEC] [--decisions N] [--seed S] [--judge R] [--scenario ID]..
   --decisions N   decisions asked per scenario at most (default 200)
   --seed S        the game's seed and the search's (default 1)
   --judge R       judge each overrule by R pairs of games played on by the doctrine (default 0)
+  --room R        pick the best of the doctrine's 6 best actions by R games played on each,
+                  and judge it against the doctrine's on R fresh games (default 0)
   --scenario ID   a scenario (crusades-ii/hab); repeat it; default: every one with a doctrine";
 
 /// `seat`'s mean score over `rounds` games from `state` that begin with `action`, each on
@@ -76,6 +85,7 @@ struct Agreement {
     decisions: u32,
     seed: u64,
     judge: u32,
+    room: u32,
 }
 
 impl Measure for Agreement {
@@ -92,6 +102,7 @@ impl Measure for Agreement {
             decisions,
             seed,
             judge,
+            room,
         } = *self;
         let id = scenario_id(game, scenario)?;
         let mut state = G::start(&Setup::seeded(id, seed), data).map_err(|e| e.to_string())?;
@@ -102,6 +113,7 @@ impl Measure for Agreement {
         let mut kinds: BTreeMap<String, (u32, u32)> = BTreeMap::new();
         let mut judged: Vec<serde_json::Value> = Vec::new();
         let mut gains: Vec<f64> = Vec::new();
+        let (mut room_gains, mut room_picks) = (Vec::new(), Vec::new());
         while let Pending::Seats(seats) = state.pending() {
             let Some(&seat) = seats.first() else { break };
             if asked == decisions {
@@ -117,6 +129,35 @@ impl Measure for Agreement {
                 let k = kinds.entry(kind).or_default();
                 k.0 += 1;
                 let chosen = search.choose(&state, seat);
+                if room > 0 {
+                    let position_seed = seed ^ u64::from(asked).wrapping_mul(0x9FB2_1C65_1E98_DF25);
+                    let mut order: Vec<usize> = (0..legal.len()).collect();
+                    order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+                    order.truncate(6);
+                    let mut top = (best, f64::NEG_INFINITY);
+                    for &i in &order {
+                        let v = played_on::<G, D>(&state, seat, &legal[i], room, position_seed)?;
+                        if v > top.1 || (v == top.1 && i == best) {
+                            top = (i, v);
+                        }
+                    }
+                    let gain = if top.0 == best {
+                        0.0
+                    } else {
+                        let fresh = position_seed.rotate_left(17) ^ 0x5851_F42D_4C95_7F2D;
+                        let by_best = played_on::<G, D>(&state, seat, &legal[top.0], room, fresh)?;
+                        let by_doctrine =
+                            played_on::<G, D>(&state, seat, &legal[best], room, fresh)?;
+                        room_picks.push(serde_json::json!({
+                            "decision": asked,
+                            "doctrine": state.action_text(&legal[best]),
+                            "best": state.action_text(&legal[top.0]),
+                            "gain": by_best - by_doctrine,
+                        }));
+                        by_best - by_doctrine
+                    };
+                    room_gains.push(gain);
+                }
                 let tie = legal
                     .iter()
                     .position(|a| *a == chosen)
@@ -156,6 +197,9 @@ impl Measure for Agreement {
             "judged": gains.len(),
             "gain": mean_interval(&gains),
             "overrules": judged,
+            "room": room,
+            "room_gain": mean_interval(&room_gains),
+            "room_picks": room_picks,
             "kinds": kinds.into_iter().map(|(k, (n, d))| serde_json::json!({"kind": k, "decisions": n, "differ": d})).collect::<Vec<_>>(),
         }))
     }
@@ -175,7 +219,8 @@ fn mean_interval(xs: &[f64]) -> serde_json::Value {
 
 fn main() {
     let mut args = Args::new(HELP);
-    let (mut spec, mut decisions, mut seed, mut judge) = ("mcts:300".to_string(), 200, 1, 0);
+    let (mut spec, mut decisions, mut seed, mut judge, mut room) =
+        ("mcts:300".to_string(), 200, 1, 0, 0);
     let mut scenarios = Vec::new();
     while let Some(flag) = args.flag() {
         match flag.as_str() {
@@ -183,6 +228,7 @@ fn main() {
             "--decisions" => decisions = args.number("--decisions", 1) as u32,
             "--seed" => seed = args.number("--seed", 0),
             "--judge" => judge = args.number("--judge", 0) as u32,
+            "--room" => room = args.number("--room", 0) as u32,
             "--scenario" => scenarios.push(args.value("--scenario")),
             other => args.fail(&format!("unknown argument `{other}`")),
         }
@@ -195,6 +241,7 @@ fn main() {
             decisions,
             seed,
             judge,
+            room,
         },
     );
 }
