@@ -36,6 +36,12 @@
 //! follow the doctrine to the cutoff; so an iteration plays its orders out, through the
 //! moves and melees they lead to, before the evaluation reads the result (a portfolio search
 //! over the doctrine's own choices: Churchill and Buro, "Portfolio Greedy Search", 2013).
+//! Its root tries the candidates in turn, in rounds, every candidate of a round on the same
+//! re-sampled world (common random numbers: the same dice and secrets, so that the
+//! candidates' means differ by what they do, not by their luck), and plays the best mean
+//! (ties: the doctrine's order). Each iteration is dear (a playout to the end of a Crusades
+//! II battle is some 0.05 s), so that a planned search takes a budget of some hundred
+//! iterations, spent only at the few decisions it deliberates.
 //!
 //! **Rewards on the tree's own scale.** Selection reads a node's mean reward as log-odds,
 //! scaled to the range of the log-odds of the means of the nodes below the root so far
@@ -311,6 +317,10 @@ impl Mcts {
                 actions: root,
             });
             let start = Instant::now();
+            // A planned search's rounds: the root's candidates in turn, each round on one
+            // re-sampled world (common random numbers).
+            let candidates = nodes[0].options[0].actions.len();
+            let mut round: Option<G> = None;
             loop {
                 let done = match self.budget {
                     Budget::Iterations(n) => iterations >= n,
@@ -319,7 +329,18 @@ impl Mcts {
                 if done {
                     break;
                 }
-                self.iterate(state, seat, &mut nodes, policy);
+                let planned = self.planned && policy.is_some();
+                let (world, root_pick) = if planned {
+                    let turn = iterations as usize % candidates;
+                    if turn == 0 || round.is_none() {
+                        round = Some(sample_world(state, seat, &mut self.rng));
+                    }
+                    (round.clone(), Some(turn))
+                } else {
+                    (None, None)
+                };
+                let world = world.unwrap_or_else(|| sample_world(state, seat, &mut self.rng));
+                self.iterate(world, seat, &mut nodes, policy, root_pick);
                 iterations += 1;
             }
         }
@@ -341,7 +362,17 @@ impl Mcts {
                 }
             })
             .collect();
-        let key = |i: usize| (choices[i].visits, choices[i].value, prior[i]);
+        // A planned search's candidates share their rounds: the best mean wins among those
+        // tried (one may have had a round more than another).
+        let planned = self.planned && policy.is_some();
+        let key = |i: usize| {
+            let visits = if planned {
+                u32::from(choices[i].visits > 0)
+            } else {
+                choices[i].visits
+            };
+            (visits, choices[i].value, prior[i])
+        };
         let mut top = 0;
         for i in 0..choices.len() {
             let (v, m, p) = key(i);
@@ -366,15 +397,16 @@ impl Mcts {
         }
     }
 
-    /// One iteration: re-sample, select and expand, play out, back up.
+    /// One iteration from a re-sampled `world`: select and expand, play out, back up. With
+    /// `root_pick`, the root's candidate of that index is taken (a planned search's rounds).
     fn iterate<G: Game>(
         &mut self,
-        state: &G,
+        mut world: G,
         observer: Seat,
         nodes: &mut Vec<Node<G::Action>>,
         policy: Option<&dyn Policy<G>>,
+        root_pick: Option<usize>,
     ) {
-        let mut world = sample_world(state, observer, &mut self.rng);
         let mut path = vec![0usize];
         // Seats other than the observer deciding in the current simultaneous step, with the
         // decisions each has taken at the current node.
@@ -409,7 +441,8 @@ impl Mcts {
                 self.doctrine_step(&mut world, decider, p);
                 continue;
             }
-            match self.descend(&mut world, nodes, here, decider, policy) {
+            let forced = root_pick.filter(|_| here == 0 && decider == observer);
+            match self.descend(&mut world, nodes, here, decider, policy, forced) {
                 Step::Known(child) => {
                     path.push(child);
                     simultaneous.iter_mut().for_each(|k| k.1 = 0);
@@ -459,9 +492,9 @@ impl Mcts {
 
     /// Takes `decider`'s decision at node `here` in `world`: the next untried option (best
     /// first when guided), or once every option is tried the child of highest score
-    /// ([`Mcts::select`]). An option that the rules refuse in this world (other dice, other
-    /// re-sampled secrets) is passed over; when every one is refused, a uniform random legal
-    /// action is taken outside the tree.
+    /// ([`Mcts::select`]); the option of index `forced` if given. An option that the rules
+    /// refuse in this world (other dice, other re-sampled secrets) is passed over; when every
+    /// one is refused, a uniform random legal action is taken outside the tree.
     fn descend<G: Game>(
         &mut self,
         world: &mut G,
@@ -469,6 +502,7 @@ impl Mcts {
         here: usize,
         decider: Seat,
         policy: Option<&dyn Policy<G>>,
+        forced: Option<usize>,
     ) -> Step {
         let o = match nodes[here].options.iter().position(|o| o.seat == decider) {
             Some(o) => o,
@@ -487,7 +521,8 @@ impl Mcts {
             let options = &nodes[here].options[o];
             let untried =
                 (0..options.actions.len()).find(|&i| options.children[i].is_none() && !refused[i]);
-            let pick = match untried {
+            let forced = forced.filter(|&i| i < options.actions.len() && !refused[i]);
+            let pick = match forced.or(untried) {
                 Some(i) => Some(i),
                 None => self.select(nodes, &nodes[here].options[o], &refused),
             };

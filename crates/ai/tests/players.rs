@@ -406,3 +406,19 @@ fn a_planned_search_plays_its_playouts_out_by_its_doctrine() {
     let (mut again, _) = planned(iterations, 5);
     assert_eq!(again.choose(&game, EAST), first);
 }
+
+#[test]
+fn a_planned_search_tries_its_candidates_in_rounds_and_plays_the_best_mean() {
+    let game = first_prize(true);
+    let (mut player, doctrine) = planned(60, 9);
+    player.mcts.width = 3;
+    let s = player.mcts.search_guided(&game, EAST, Some(&*doctrine));
+    let tried: Vec<&ai::Choice<Bid>> = s.choices.iter().filter(|c| c.visits > 0).collect();
+    assert_eq!(tried.len(), 3, "{s:?}");
+    assert!(
+        tried.iter().all(|c| c.visits == 20),
+        "each candidate has one iteration a round: {s:?}"
+    );
+    let top = tried.iter().map(|c| c.value).fold(f64::NEG_INFINITY, f64::max);
+    assert_eq!(s.choices[s.best].value, top, "{s:?}");
+}
