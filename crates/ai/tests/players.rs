@@ -419,6 +419,9 @@ fn a_planned_search_tries_its_candidates_in_rounds_and_plays_the_best_mean() {
         tried.iter().all(|c| c.visits == 20),
         "each candidate has one iteration a round: {s:?}"
     );
-    let top = tried.iter().map(|c| c.value).fold(f64::NEG_INFINITY, f64::max);
+    let top = tried
+        .iter()
+        .map(|c| c.value)
+        .fold(f64::NEG_INFINITY, f64::max);
     assert_eq!(s.choices[s.best].value, top, "{s:?}");
 }
