@@ -22,6 +22,27 @@ fn position(rounds: u8, west_bid: u8, favour: u8, dice: u64, peek: bool) -> Priz
     g
 }
 
+/// A doctrine for `prizes`: bid the card nearest the prize.
+struct Nearest;
+
+impl ai::Policy<Prizes> for Nearest {
+    fn scores(&self, state: &Prizes, _seat: engine::Seat, legal: &[Bid]) -> Vec<f64> {
+        let prize = f64::from(state.prize.unwrap_or(0));
+        legal
+            .iter()
+            .map(|b| -(f64::from(b.0) - prize).abs())
+            .collect()
+    }
+}
+
+/// East's planned search (`mcts:120:dend:planned` guided by [`Nearest`]) in `g`.
+fn planned(g: &Prizes) -> ai::Search<Bid> {
+    let mut m = Mcts::new(Budget::Iterations(120), 7);
+    m.planned = true;
+    m.playout_depth = None;
+    m.search_guided(g, EAST, Some(&Nearest))
+}
+
 fn json(g: &Prizes) -> serde_json::Value {
     serde_json::to_value(g.view(Viewer::Seat(EAST))).unwrap()
 }
@@ -35,6 +56,9 @@ fn searches_do_not_change_with_the_other_seats_secrets_or_the_dice() {
         assert_eq!(json(&a), json(&b), "East sees the same in both");
         let search = |g: &Prizes| Mcts::new(Budget::Iterations(400), 7).search(g, EAST);
         assert_eq!(search(&a), search(&b), "after {rounds} rounds");
+        // A planned search, whose playouts follow the doctrine and whose rounds share one
+        // re-sampled world, sees no more.
+        assert_eq!(planned(&a), planned(&b), "planned, after {rounds} rounds");
         assert_eq!(
             RandomPlayer::new(3).choose(&a, EAST),
             RandomPlayer::new(3).choose(&b, EAST)
@@ -51,6 +75,7 @@ fn the_check_would_see_a_search_that_peeks() {
     assert_eq!(json(&a), json(&b));
     let search = |g: &Prizes| Mcts::new(Budget::Iterations(400), 7).search(g, EAST);
     assert_ne!(search(&a), search(&b));
+    assert_ne!(planned(&a), planned(&b), "a planned search that peeks");
     // The dice's future is re-seeded by the search itself, whatever the game does.
     let c = position(0, 3, 1, 999, true);
     assert_eq!(search(&a), search(&c));
