@@ -190,7 +190,7 @@ pub struct Search<A> {
     /// The seat's legal actions, in the game's order.
     pub choices: Vec<Choice<A>>,
     /// The index in `choices` of the action to play: the most visited (ties: the better
-    /// scored, then one at random).
+    /// scored, then one at random); in a planned search, the best scored of those tried.
     pub best: usize,
 }
 
