@@ -70,10 +70,50 @@ impl ai::Doctrine<State> for Doctrine {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Tactics;
 
-impl Policy<State> for Tactics {
-    fn scores(&self, state: &State, seat: Seat, legal: &[Action]) -> Vec<f64> {
+impl Tactics {
+    /// [`Policy::scores`] worked out afresh, keeping nothing from one selection to the next
+    /// (tests/shortcuts.rs checks the kept best moves, [`KeptMoves`], against it).
+    pub fn plain_scores(&self, state: &State, seat: Seat, legal: &[Action]) -> Vec<f64> {
         let view = Sight::new(state, seat);
         legal.iter().map(|a| view.score(a)).collect()
+    }
+}
+
+impl Policy<State> for Tactics {
+    /// Each action scored as the module's documentation says. At a selection in the
+    /// Movement Phase (8.0) a counter is worth its best move, and the best moves worked out at
+    /// the seat's last selection are kept for those counters that the one move since cannot
+    /// have changed ([`KeptMoves`]); the scores are those of [`Tactics::plain_scores`].
+    fn scores(&self, state: &State, seat: Seat, legal: &[Action]) -> Vec<f64> {
+        let view = Sight::new(state, seat);
+        let selecting = state.phase == Phase::Movement
+            && seat.index() < 2
+            && legal.iter().any(|a| matches!(a, Action::Select { .. }))
+            && view.road_block().is_none()
+            && std::env::var("NOKEEP").is_err();
+        if !selecting {
+            return legal.iter().map(|a| view.score(a)).collect();
+        }
+        KEPT_MOVES.with(|kept| {
+            let slot = &mut kept.borrow_mut()[seat.index()];
+            let mut memo = match slot.take() {
+                Some(k) => k,
+                None => KeptMoves::new(state),
+            };
+            if !memo.refresh(state) {
+                memo = KeptMoves::new(state);
+            }
+            let scores = legal
+                .iter()
+                .map(|a| match a {
+                    Action::Select { unit } => memo.best_move(&view, *unit),
+                    Action::SelectLeader { leader } => memo.best_leader_move(&view, *leader),
+                    _ => view.score(a),
+                })
+                .collect();
+            *slot = Some(memo);
+            scores
+        })
     }
 
     /// A planned search ([`ai::Mcts::planned`]) weighs the orders (5.1, 5.2: the chits that
@@ -86,6 +126,227 @@ impl Policy<State> for Tactics {
             state.phase,
             Phase::Orders | Phase::Melee | Phase::Activation(_) | Phase::Concession(_)
         )
+    }
+}
+
+thread_local! {
+    /// Per seat: the best moves kept from the seat's last selection on this thread.
+    static KEPT_MOVES: RefCell<[Option<KeptMoves>; 2]> = const { RefCell::new([None, None]) };
+}
+
+/// The score of each counter's best move at a selection in the Movement Phase (8.0), kept for
+/// the seat's next selection. Between two selections the side moves one counter (or puts it
+/// back), and a counter's best move depends only on its own standing, every leader's, the
+/// enemy's units, the phase, and the hexes its search reached and those next to them: its
+/// destinations and the steps to them (8.0, 8.2; friends block a step, 7.0), and what the
+/// doctrine weighs at each (the friends and enemies beside it, its distance from the enemy).
+/// So a kept score holds while the units that moved since, leaving or entering a hex, left
+/// and entered none of those hexes; anything else that changed (a leader, an enemy unit, the
+/// turn, a reinforcement's entry costs) forgets them all. A reinforcement's moves
+/// (searched by states, which do not tell the hexes reached) are not kept, nor are the
+/// Turks' at Nicopolis, whose road block (14.1) weighs every Turkish unit's hex.
+struct KeptMoves {
+    battle: u64,
+    turn: usize,
+    active: Seat,
+    activation: Option<crate::state::Activation>,
+    options: crate::options::Options,
+    entries: Vec<(Hex, u8)>,
+    holy_cross: Option<UnitId>,
+    cross: crate::state::CrossState,
+    /// Every unit and leader as they stood when the scores were kept.
+    units: Vec<crate::state::Unit>,
+    leaders: Vec<crate::state::Leader>,
+    /// Per unit id: its best move's score, with the hexes its search reached (one bit per
+    /// grid index, its own hex included), if kept.
+    best: Vec<Option<(f64, Vec<u64>)>>,
+    /// Per leader id: his best move's score, with his destinations and his own hex (one bit
+    /// per grid index), if kept. A leader's moves depend on the enemy's units alone (8.3),
+    /// and the doctrine weighs at each the hexes of his command's units and whether combat
+    /// units stand there.
+    leader_best: Vec<Option<(f64, Vec<u64>)>>,
+}
+
+impl KeptMoves {
+    /// Nothing kept yet, for the Movement Phase of `s`.
+    fn new(s: &State) -> Self {
+        KeptMoves {
+            battle: s.battle.identity.get(),
+            turn: s.turn,
+            active: s.active,
+            activation: s.activation(),
+            options: s.options,
+            entries: s.entries.clone(),
+            holy_cross: s.holy_cross,
+            cross: s.holy_cross_state,
+            units: s.units.clone(),
+            leaders: s.leaders.clone(),
+            best: vec![None; s.units.len()],
+            leader_best: vec![None; s.leaders.len()],
+        }
+    }
+
+    /// Brings the kept scores up to `s`: forgets those that what changed since may have
+    /// changed. `false` if they must all be forgotten.
+    fn refresh(&mut self, s: &State) -> bool {
+        if self.battle != s.battle.identity.get()
+            || s.phase != Phase::Movement
+            || self.turn != s.turn
+            || self.active != s.active
+            || self.activation != s.activation()
+            || self.options != s.options
+            || self.entries != s.entries
+            || self.holy_cross != s.holy_cross
+            || self.cross != s.holy_cross_state
+            || self.units.len() != s.units.len()
+            || !self.same_leaders(s)
+        {
+            return false;
+        }
+        let grid = &s.battle.map.grid;
+        // The hexes (grid indices) that a unit left or entered, or stands in changed.
+        let mut changed: Vec<usize> = Vec::new();
+        // The leaders of the units that changed.
+        let mut commands: Vec<LeaderId> = Vec::new();
+        for (u, (was, now)) in self.units.iter_mut().zip(&s.units).enumerate() {
+            if was == now {
+                continue;
+            }
+            if s.battle.units[u].side != self.active {
+                return false;
+            }
+            for h in [was.loc.hex(), now.loc.hex()].into_iter().flatten() {
+                changed.extend(grid.index(h));
+            }
+            self.best[u] = None;
+            commands.push(s.battle.units[u].leader);
+            *was = now.clone();
+        }
+        if changed.is_empty() {
+            return true;
+        }
+        let neighbours = &s.battle.map.neighbour;
+        for kept in &mut self.best {
+            let Some((_, reached)) = kept else { continue };
+            let bit = |i: usize| reached.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
+            let touched = changed.iter().any(|&i| {
+                bit(i)
+                    || neighbours[i]
+                        .iter()
+                        .any(|&n| n != OFF_GRID && bit(n as usize))
+            });
+            if touched {
+                *kept = None;
+            }
+        }
+        for (l, kept) in self.leader_best.iter_mut().enumerate() {
+            let Some((_, hexes)) = kept else { continue };
+            let bit = |i: usize| hexes.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
+            if commands.contains(&(l as LeaderId)) || changed.iter().any(|&i| bit(i)) {
+                *kept = None;
+            }
+        }
+        true
+    }
+
+    /// The score of leader `l`'s best move ([`Sight::best_move`]), kept if it was, else
+    /// worked out and kept.
+    fn best_leader_move(&mut self, view: &Sight, l: LeaderId) -> f64 {
+        if let Some((score, _)) = self.leader_best.get(l as usize).and_then(Option::as_ref) {
+            return *score;
+        }
+        let s = view.s;
+        let grid = &s.battle.map.grid;
+        let mut hexes = vec![0u64; grid.len().div_ceil(64)];
+        let mut best = NO_MOVE;
+        for (h, _) in s.leader_destinations(l) {
+            best = f64::max(best, view.leader_move(l, h));
+            if let Some(i) = grid.index(h) {
+                hexes[i / 64] |= 1 << (i % 64);
+            }
+        }
+        if let Some(i) = s.leaders[l as usize].loc.hex().and_then(|h| grid.index(h)) {
+            hexes[i / 64] |= 1 << (i % 64);
+        }
+        if let Some(slot) = self.leader_best.get_mut(l as usize) {
+            *slot = Some((best, hexes));
+        }
+        best
+    }
+
+    /// Whether every leader stands as kept, the enemy's chits aside: the doctrine never
+    /// reads them (5.0), and a search or heuristic player re-samples them at each decision.
+    fn same_leaders(&self, s: &State) -> bool {
+        self.leaders.len() == s.leaders.len()
+            && self
+                .leaders
+                .iter()
+                .zip(&s.leaders)
+                .enumerate()
+                .all(|(l, (was, now))| {
+                    if s.battle.leaders[l].side == self.active {
+                        was == now
+                    } else {
+                        let mut now = now.clone();
+                        now.chit = was.chit;
+                        *was == now
+                    }
+                })
+    }
+
+    /// The score of unit `u`'s best move ([`Sight::best_move`]), kept if it was, else worked
+    /// out (and kept if its search tells the hexes it reached).
+    fn best_move(&mut self, view: &Sight, u: UnitId) -> f64 {
+        if let Some((score, _)) = self.best.get(u as usize).and_then(Option::as_ref) {
+            return *score;
+        }
+        let (score, reached) = view.best_unit_move(u);
+        if let (Some(mut reached), Some(h)) = (reached, view.s.hex(u)) {
+            if let Some(i) = view.s.battle.map.grid.index(h) {
+                if reached.len() <= i / 64 {
+                    reached.resize(i / 64 + 1, 0);
+                }
+                reached[i / 64] |= 1 << (i % 64);
+                if let Some(slot) = self.best.get_mut(u as usize) {
+                    *slot = Some((score, reached));
+                }
+            }
+        }
+        score
+    }
+}
+
+/// A unit's moves scored as they come ([`Sight::movement`]), with the hexes their searches
+/// reached.
+struct BestOfMoves<'v, 'a> {
+    view: &'v Sight<'a>,
+    unit: UnitId,
+    best: f64,
+    /// The hexes reached, or `None` once a search did not tell.
+    reached: Option<Vec<u64>>,
+}
+
+impl crate::movement::MoveSink for BestOfMoves<'_, '_> {
+    fn room(&mut self, _: usize) {}
+
+    fn take(&mut self, alone: bool, to: Hex, facing: Vertex) {
+        self.best = f64::max(self.best, self.view.movement(self.unit, alone, to, facing));
+    }
+
+    fn entered(&mut self, _: Option<Hex>) {}
+
+    fn reached(&mut self, hexes: Option<&[u64]>) {
+        match (hexes, &mut self.reached) {
+            (Some(h), Some(r)) => {
+                if r.len() < h.len() {
+                    r.resize(h.len(), 0);
+                }
+                for (r, h) in r.iter_mut().zip(h) {
+                    *r |= h;
+                }
+            }
+            _ => self.reached = None,
+        }
     }
 }
 
@@ -765,21 +1026,29 @@ impl<'a> Sight<'a> {
     /// without listing them.
     fn best_move(&self, p: Pick) -> f64 {
         let s = self.s;
-        let mut best = NO_MOVE;
         match p {
-            Pick::Unit(u) => {
-                let mut score = crate::movement::EachMove(|alone, to, facing| {
-                    best = f64::max(best, self.movement(u, alone, to, facing));
-                });
-                s.unit_moves(u, self.situation(), &mut score);
-            }
+            Pick::Unit(u) => self.best_unit_move(u).0,
             Pick::Leader(l) => {
+                let mut best = NO_MOVE;
                 for (h, _) in s.leader_destinations(l) {
                     best = f64::max(best, self.leader_move(l, h));
                 }
+                best
             }
         }
-        best
+    }
+
+    /// [`Sight::best_move`] of unit `u`, with the hexes its searches reached (one bit per grid
+    /// index; `None` if a search did not tell).
+    fn best_unit_move(&self, u: UnitId) -> (f64, Option<Vec<u64>>) {
+        let mut scoring = BestOfMoves {
+            view: self,
+            unit: u,
+            best: NO_MOVE,
+            reached: Some(Vec::new()),
+        };
+        self.s.unit_moves(u, self.situation(), &mut scoring);
+        (scoring.best, scoring.reached)
     }
 
     fn leader_move(&self, l: LeaderId, to: Hex) -> f64 {

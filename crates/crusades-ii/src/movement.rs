@@ -640,6 +640,9 @@ pub(crate) trait MoveSink {
     fn take(&mut self, alone: bool, to: Hex, facing: Vertex);
     /// The entry hex of the path of the move just taken (12.1), for a reinforcement.
     fn entered(&mut self, entry: Option<Hex>);
+    /// The hexes the search for the moves reached (one bit per grid index), or `None` when
+    /// the search does not tell (a reinforcement's, searched by states).
+    fn reached(&mut self, _hexes: Option<&[u64]>) {}
 }
 
 /// A list of moves, with their entry hexes ([`crate::state::SelectedMoves::Unit`]: none
@@ -660,19 +663,6 @@ impl MoveSink for (Vec<(bool, Hex, Vertex)>, Vec<Option<Hex>>) {
             entries.push(entry);
         }
     }
-}
-
-/// Moves looked at one by one (by the closure), not kept.
-pub(crate) struct EachMove<F>(pub F);
-
-impl<F: FnMut(bool, Hex, Vertex)> MoveSink for EachMove<F> {
-    fn room(&mut self, _: usize) {}
-
-    fn take(&mut self, alone: bool, to: Hex, facing: Vertex) {
-        (self.0)(alone, to, facing)
-    }
-
-    fn entered(&mut self, _: Option<Hex>) {}
 }
 
 /// A unit on the map that [`State::has_move_off`] found able to move by a sweep that stopped,
@@ -1497,10 +1487,12 @@ impl State {
             self.reach_with(&lim, sit, Method::Sweep, never, |swept| {
                 sink.room(swept.room());
                 self.swept_end_limits(u, sit, swept, &mut |h, f, _| sink.take(alone, h, f));
+                sink.reached(Some(swept.reached));
                 Vec::new()
             });
             return;
         }
+        sink.reached(None);
         let all = self.reach(&lim, sit, Method::Sweep);
         if let Some(allows) = self.entering_limits(u, &lim) {
             // A reinforcement's destinations kept one by one, none listed again.

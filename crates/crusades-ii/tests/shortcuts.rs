@@ -11,7 +11,8 @@
 //! sibling and relaxes a hex's free turns once, against the plain search that follows every
 //! state), a reinforcement's selected moves kept one by one by their costs,
 //! whether a seat decides asked without listing the seats, a hex's grid index looked up in
-//! the map's table, and fire's cheap test of range.
+//! the map's table, fire's cheap test of range, and the doctrine's best moves kept from one
+//! selection to the next.
 
 mod common;
 
@@ -361,4 +362,66 @@ fn a_distance_is_at_least_either_coordinate_difference() {
             assert!(d >= q.unsigned_abs() && d >= r.unsigned_abs(), "{h:?}");
         }
     }
+}
+
+/// The doctrine's best moves kept from one selection of the Movement Phase to the next (for
+/// the counters that the one move since cannot have changed) score every selection as a
+/// fresh scoring does, bit for bit: in games of every battle, basic and with every advanced
+/// rule, mostly played by the doctrine (with random choices for odd positions), scored in the
+/// game itself and in worlds re-sampled for the seat as the heuristic player and searches
+/// score them (the enemy's chits drawn anew each time).
+#[test]
+fn the_kept_best_moves_score_as_a_fresh_scoring() {
+    use ai::Policy;
+    use crusades_ii::doctrine::Tactics;
+    let mut selections = 0;
+    for (i, scenario) in ["hattin", "hab", "nicopolis", "tannenburg"]
+        .into_iter()
+        .enumerate()
+    {
+        for options in [&[][..], common::EVERY_ADVANCED_RULE] {
+            let seed = 50 + i as u64;
+            let mut s = common::start(scenario, options, seed);
+            let mut worlds = rand_pcg::Pcg64Mcg::new(u128::from(seed) << 1 | 1);
+            let mut rng = seed * 7919 + 1;
+            let mut plies = 0;
+            while let Pending::Seats(seats) = s.pending() {
+                if plies == 1500 {
+                    break;
+                }
+                let seat = seats[0];
+                let world = if plies % 3 == 0 {
+                    ai::sample_world(&s, seat, &mut worlds)
+                } else {
+                    s.clone()
+                };
+                let legal = world.legal_actions(seat);
+                let scores = Tactics.scores(&world, seat, &legal);
+                if world.phase == Phase::Movement {
+                    let fresh = Tactics.plain_scores(&world, seat, &legal);
+                    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+                    assert_eq!(
+                        bits(&scores),
+                        bits(&fresh),
+                        "{scenario} {options:?} ply {plies}: the scores of {legal:?}"
+                    );
+                    selections += legal.iter().any(|a| matches!(a, Action::Select { .. })) as usize;
+                }
+                rng ^= rng << 13;
+                rng ^= rng >> 7;
+                rng ^= rng << 17;
+                let legal = s.legal_actions(seat);
+                let pick = if rng % 4 == 0 || plies % 3 == 0 {
+                    (rng >> 8) as usize % legal.len()
+                } else {
+                    let scores = Tactics.plain_scores(&s, seat, &legal);
+                    (0..scores.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b })
+                };
+                s.apply(seat, &legal[pick], &mut Log::discarding())
+                    .expect("legal");
+                plies += 1;
+            }
+        }
+    }
+    assert!(selections > 500, "selections checked: {selections}");
 }
