@@ -30,6 +30,7 @@ pub struct Destination {
 }
 
 /// What limits a move, worked out once per unit.
+#[derive(Clone)]
 struct Limits {
     side: Seat,
     class: MoveClass,
@@ -799,6 +800,51 @@ thread_local! {
     /// The leaders' movement search's buffers on this thread.
     static LEADER_SEARCH: std::cell::RefCell<LeaderSearch> =
         std::cell::RefCell::new(LeaderSearch::default());
+    /// The reinforcements' searches kept ([`KeptEntry`]), the last first.
+    static KEPT_ENTRIES: std::cell::RefCell<Vec<KeptEntry>> = const { std::cell::RefCell::new(Vec::new()) };
+}
+
+/// How many reinforcements' searches [`KEPT_ENTRIES`] keeps.
+const KEPT_ENTRY_SEARCHES: usize = 4;
+
+/// A reinforcement's search from its entry hexes (12.1), kept: the waiting units of a
+/// reinforcement that move alike (the same class, allowance and limits) and enter by the
+/// same hexes at the same costs reach the same destinations by the same entries while every
+/// unit stands as before, and the doctrine asks for each of them at every selection.
+struct KeptEntry {
+    battle: u64,
+    /// Every unit's standing ([`Situation::key`]): all the search reads of the units.
+    standing: Vec<u32>,
+    /// The limits searched by.
+    limits: Limits,
+    /// What the search found.
+    reach: Vec<Destination>,
+}
+
+impl KeptEntry {
+    /// Whether this search is the one from the map's edge by `lim` in the situation `sit` of
+    /// battle `battle`: the limits alike but for which units move (a reinforcement leaves
+    /// no hex, [`State::reach_with`]) and the facing they start with (each entry is entered
+    /// in every facing).
+    fn is(&self, battle: u64, lim: &Limits, sit: &Situation) -> bool {
+        let kept = &self.limits;
+        self.battle == battle
+            && kept.side == lim.side
+            && kept.class == lim.class
+            && kept.budget == lim.budget
+            && kept.start == lim.start
+            && kept.has_facing == lim.has_facing
+            && kept.can_turn == lim.can_turn
+            && kept.pass_friends == lim.pass_friends
+            && kept.avoid_zoc == lim.avoid_zoc
+            && kept.avoid_adjacent == lim.avoid_adjacent
+            && kept.keep_five == lim.keep_five
+            && kept.may_leave_zoc == lim.may_leave_zoc
+            && kept.one_hex == lim.one_hex
+            && kept.entry == lim.entry
+            && kept.route == lim.route
+            && self.standing == sit.key()
+    }
 }
 
 impl State {
@@ -984,10 +1030,45 @@ impl State {
 
     /// Every hex and facing the group can reach (before the end-of-move limits of the command
     /// chits), with the cheapest cost.
+    ///
+    /// A reinforcement's search (from off the map) is kept ([`KeptEntry`]) unless `method`
+    /// is the plain one.
     fn reach(&self, lim: &Limits, sit: &Situation, method: Method) -> Vec<Destination> {
         let never = None::<fn(usize, u32) -> bool>;
-        self.reach_with(lim, sit, method, never, |swept| swept.all())
-            .unwrap_or_default()
+        if lim.start != OFF_MAP || method != Method::Sweep {
+            return self
+                .reach_with(lim, sit, method, never, |swept| swept.all())
+                .unwrap_or_default();
+        }
+        let battle = self.battle.identity.get();
+        let kept = KEPT_ENTRIES.with(|kept| {
+            let mut kept = kept.borrow_mut();
+            let k = kept.iter().position(|k| k.is(battle, lim, sit))?;
+            let found = kept.remove(k);
+            let reach = found.reach.clone();
+            kept.insert(0, found);
+            Some(reach)
+        });
+        if let Some(reach) = kept {
+            return reach;
+        }
+        let reach = self
+            .reach_with(lim, sit, method, never, |swept| swept.all())
+            .unwrap_or_default();
+        KEPT_ENTRIES.with(|kept| {
+            let mut kept = kept.borrow_mut();
+            kept.truncate(KEPT_ENTRY_SEARCHES - 1);
+            kept.insert(
+                0,
+                KeptEntry {
+                    battle,
+                    standing: sit.key().to_vec(),
+                    limits: lim.clone(),
+                    reach: reach.clone(),
+                },
+            );
+        });
+        reach
     }
 
     /// Whether [`State::reach_with`] sweeps for these limits by `method` (rather than

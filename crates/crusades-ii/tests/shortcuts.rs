@@ -9,7 +9,8 @@
 //! found without listing the stack, a reinforcement's entry hexes kept from its selection
 //! (and found by the entry search that follows no turned state dominated by its unturned
 //! sibling and relaxes a hex's free turns once, against the plain search that follows every
-//! state), a reinforcement's selected moves kept one by one by their costs,
+//! state), a reinforcement's search kept for the next waiting unit that moves alike, a
+//! reinforcement's selected moves kept one by one by their costs,
 //! whether a seat decides asked without listing the seats, a hex's grid index looked up in
 //! the map's table, fire's cheap test of range, and the doctrine's best moves kept from one
 //! selection to the next.
