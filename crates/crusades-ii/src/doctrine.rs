@@ -316,21 +316,50 @@ impl KeptMoves {
     }
 }
 
-/// A unit's moves scored as they come ([`Sight::movement`]), with the hexes their searches
-/// reached.
+/// The best of a unit's moves ([`Sight::movement`]) as they come, with the hexes their
+/// searches reached.
+///
+/// Of the facings a move may end with in one hex, only the one the doctrine likes best
+/// ([`Sight::facing_in`]) is scored: a move's score depends on its facing only through that
+/// term, which [`Sight::place_value`] adds before any other that follows, the same for each
+/// unit that moves, and a floating-point sum never falls when one of its terms rises. So
+/// the best is the very number that scoring every facing finds.
 struct BestOfMoves<'v, 'a> {
     view: &'v Sight<'a>,
     unit: UnitId,
     best: f64,
     /// The hexes reached, or `None` once a search did not tell.
     reached: Option<Vec<u64>>,
+    /// The move being gathered (alone, destination), with its best facing so far and that
+    /// facing's [`Sight::facing_in`].
+    pending: Option<(bool, Hex, Vertex, f64)>,
+}
+
+impl BestOfMoves<'_, '_> {
+    /// Scores the move gathered, if any.
+    fn settle(&mut self) {
+        if let Some((alone, to, facing, _)) = self.pending.take() {
+            self.best = f64::max(self.best, self.view.movement(self.unit, alone, to, facing));
+        }
+    }
 }
 
 impl crate::movement::MoveSink for BestOfMoves<'_, '_> {
     fn room(&mut self, _: usize) {}
 
     fn take(&mut self, alone: bool, to: Hex, facing: Vertex) {
-        self.best = f64::max(self.best, self.view.movement(self.unit, alone, to, facing));
+        let value = self.view.facing_in(&self.view.terms(to), facing);
+        match &mut self.pending {
+            Some((a, h, f, v)) if *a == alone && *h == to => {
+                if value > *v {
+                    (*f, *v) = (facing, value);
+                }
+            }
+            _ => {
+                self.settle();
+                self.pending = Some((alone, to, facing, value));
+            }
+        }
     }
 
     fn entered(&mut self, _: Option<Hex>) {}
@@ -1046,8 +1075,10 @@ impl<'a> Sight<'a> {
             unit: u,
             best: NO_MOVE,
             reached: Some(Vec::new()),
+            pending: None,
         };
         self.s.unit_moves(u, self.situation(), &mut scoring);
+        scoring.settle();
         (scoring.best, scoring.reached)
     }
 
