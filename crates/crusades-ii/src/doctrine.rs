@@ -330,16 +330,17 @@ struct BestOfMoves<'v, 'a> {
     best: f64,
     /// The hexes reached, or `None` once a search did not tell.
     reached: Option<Vec<u64>>,
-    /// The move being gathered (alone, destination), with its best facing so far and that
-    /// facing's [`Sight::facing_in`].
-    pending: Option<(bool, Hex, Vertex, f64)>,
+    /// The move being gathered (alone, the destination's terms), with its best facing so
+    /// far and that facing's [`Sight::facing_in`].
+    pending: Option<(bool, HexTerms, Vertex, f64)>,
 }
 
 impl BestOfMoves<'_, '_> {
     /// Scores the move gathered, if any.
     fn settle(&mut self) {
-        if let Some((alone, to, facing, _)) = self.pending.take() {
-            self.best = f64::max(self.best, self.view.movement(self.unit, alone, to, facing));
+        if let Some((alone, t, facing, _)) = self.pending.take() {
+            let score = self.view.movement_in(self.unit, alone, &t, facing);
+            self.best = f64::max(self.best, score);
         }
     }
 }
@@ -348,16 +349,18 @@ impl crate::movement::MoveSink for BestOfMoves<'_, '_> {
     fn room(&mut self, _: usize) {}
 
     fn take(&mut self, alone: bool, to: Hex, facing: Vertex) {
-        let value = self.view.facing_in(&self.view.terms(to), facing);
         match &mut self.pending {
-            Some((a, h, f, v)) if *a == alone && *h == to => {
+            Some((a, t, f, v)) if *a == alone && t.hex == to => {
+                let value = self.view.facing_in(t, facing);
                 if value > *v {
                     (*f, *v) = (facing, value);
                 }
             }
             _ => {
                 self.settle();
-                self.pending = Some((alone, to, facing, value));
+                let t = self.view.terms(to);
+                let value = self.view.facing_in(&t, facing);
+                self.pending = Some((alone, t, facing, value));
             }
         }
     }
@@ -1087,15 +1090,19 @@ impl<'a> Sight<'a> {
     }
 
     fn movement(&self, u: UnitId, alone: bool, to: Hex, f: Vertex) -> f64 {
+        self.movement_in(u, alone, &self.terms(to), f)
+    }
+
+    /// [`Sight::movement`] to the hex of `t`.
+    fn movement_in(&self, u: UnitId, alone: bool, t: &HexTerms, f: Vertex) -> f64 {
         let mut memo = self.last_mover.borrow_mut();
         let m = match &*memo {
             Some(m) if m.unit == u && m.alone == alone => m,
             _ => memo.insert(self.moving(u, alone)),
         };
-        let t = self.terms(to);
         let mut gain = 0.0;
         for v in &m.members {
-            gain += self.place_value(v, &t, f, m.leaving) - v.now;
+            gain += self.place_value(v, t, f, m.leaving) - v.now;
         }
         gain - WANDER - if alone { 0.5 } else { 0.0 }
     }
