@@ -367,6 +367,11 @@ impl crate::movement::MoveSink for BestOfMoves<'_, '_> {
 
     fn entered(&mut self, _: Option<Hex>) {}
 
+    /// A selection scores every waiting reinforcement's moves.
+    fn keeps_entry_searches(&self) -> bool {
+        true
+    }
+
     fn reached(&mut self, hexes: Option<&[u64]>) {
         match (hexes, &mut self.reached) {
             (Some(h), Some(r)) => {

@@ -644,6 +644,12 @@ pub(crate) trait MoveSink {
     /// The hexes the search for the moves reached (one bit per grid index), or `None` when
     /// the search does not tell (a reinforcement's, searched by states).
     fn reached(&mut self, _hexes: Option<&[u64]>) {}
+    /// Whether a reinforcement's search is kept for the next waiting unit that moves alike
+    /// ([`KeptEntry`]): worth it for those that ask for many units' moves in one position.
+    /// Those that do not still use a search kept.
+    fn keeps_entry_searches(&self) -> bool {
+        false
+    }
 }
 
 /// A list of moves, with their entry hexes ([`crate::state::SelectedMoves::Unit`]: none
@@ -1030,16 +1036,15 @@ impl State {
 
     /// Every hex and facing the group can reach (before the end-of-move limits of the command
     /// chits), with the cheapest cost.
-    ///
-    /// A reinforcement's search (from off the map) is kept ([`KeptEntry`]) unless `method`
-    /// is the plain one.
     fn reach(&self, lim: &Limits, sit: &Situation, method: Method) -> Vec<Destination> {
         let never = None::<fn(usize, u32) -> bool>;
-        if lim.start != OFF_MAP || method != Method::Sweep {
-            return self
-                .reach_with(lim, sit, method, never, |swept| swept.all())
-                .unwrap_or_default();
-        }
+        self.reach_with(lim, sit, method, never, |swept| swept.all())
+            .unwrap_or_default()
+    }
+
+    /// [`State::reach`] of a reinforcement (from off the map, by the sweep's method): the
+    /// one kept if it is ([`KeptEntry`]), else searched, and kept if `keep`.
+    fn kept_entry_reach(&self, lim: &Limits, sit: &Situation, keep: bool) -> Vec<Destination> {
         let battle = self.battle.identity.get();
         let kept = KEPT_ENTRIES.with(|kept| {
             let mut kept = kept.borrow_mut();
@@ -1052,9 +1057,10 @@ impl State {
         if let Some(reach) = kept {
             return reach;
         }
-        let reach = self
-            .reach_with(lim, sit, method, never, |swept| swept.all())
-            .unwrap_or_default();
+        let reach = self.reach(lim, sit, Method::Sweep);
+        if !keep {
+            return reach;
+        }
         KEPT_ENTRIES.with(|kept| {
             let mut kept = kept.borrow_mut();
             kept.truncate(KEPT_ENTRY_SEARCHES - 1);
@@ -1574,7 +1580,11 @@ impl State {
             return;
         }
         sink.reached(None);
-        let all = self.reach(&lim, sit, Method::Sweep);
+        let all = if lim.start == OFF_MAP {
+            self.kept_entry_reach(&lim, sit, sink.keeps_entry_searches())
+        } else {
+            self.reach(&lim, sit, Method::Sweep)
+        };
         if let Some(allows) = self.entering_limits(u, &lim) {
             // A reinforcement's destinations kept one by one, none listed again.
             sink.room(all.len());
