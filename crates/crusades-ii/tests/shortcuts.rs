@@ -370,12 +370,13 @@ fn a_distance_is_at_least_either_coordinate_difference() {
 /// fresh scoring does, bit for bit: in games of every battle, basic and with every advanced
 /// rule, mostly played by the doctrine (with random choices for odd positions), scored in the
 /// game itself and in worlds re-sampled for the seat as the heuristic player and searches
-/// score them (the enemy's chits drawn anew each time).
+/// score them (the enemy's chits drawn anew each time). The reinforcements' searches the
+/// scoring keeps give the moves the plain search finds.
 #[test]
 fn the_kept_best_moves_score_as_a_fresh_scoring() {
     use ai::Policy;
     use crusades_ii::doctrine::Tactics;
-    let mut selections = 0;
+    let (mut selections, mut entering) = (0, 0);
     for (i, scenario) in ["hattin", "hab", "nicopolis", "tannenburg"]
         .into_iter()
         .enumerate()
@@ -407,6 +408,11 @@ fn the_kept_best_moves_score_as_a_fresh_scoring() {
                         "{scenario} {options:?} ply {plies}: the scores of {legal:?}"
                     );
                     selections += legal.iter().any(|a| matches!(a, Action::Select { .. })) as usize;
+                    // The reinforcements' searches the scoring kept give each selection the
+                    // plain search's moves.
+                    if world.selected.is_none() && world.tasks.is_empty() && plies % 4 == 0 {
+                        entering += check_moves(&world, &format!("{scenario} ply {plies}"));
+                    }
                 }
                 rng ^= rng << 13;
                 rng ^= rng >> 7;
@@ -424,5 +430,8 @@ fn the_kept_best_moves_score_as_a_fresh_scoring() {
             }
         }
     }
-    assert!(selections > 500, "selections checked: {selections}");
+    assert!(
+        selections > 500 && entering > 20,
+        "selections checked: {selections}, reinforcements' moves: {entering}"
+    );
 }
