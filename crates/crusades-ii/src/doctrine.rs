@@ -88,9 +88,7 @@ impl Policy<State> for Tactics {
         let view = Sight::new(state, seat);
         let selecting = state.phase == Phase::Movement
             && seat.index() < 2
-            && legal.iter().any(|a| matches!(a, Action::Select { .. }))
-            && view.road_block().is_none()
-            && std::env::var("NOKEEP").is_err();
+            && legal.iter().any(|a| matches!(a, Action::Select { .. }));
         if !selecting {
             return legal.iter().map(|a| view.score(a)).collect();
         }
@@ -98,10 +96,10 @@ impl Policy<State> for Tactics {
             let slot = &mut kept.borrow_mut()[seat.index()];
             let mut memo = match slot.take() {
                 Some(k) => k,
-                None => KeptMoves::new(state),
+                None => KeptMoves::new(&view),
             };
-            if !memo.refresh(state) {
-                memo = KeptMoves::new(state);
+            if !memo.refresh(&view) {
+                memo = KeptMoves::new(&view);
             }
             let scores = legal
                 .iter()
@@ -142,9 +140,9 @@ thread_local! {
 /// doctrine weighs at each (the friends and enemies beside it, its distance from the enemy).
 /// So a kept score holds while the units that moved since, leaving or entering a hex, left
 /// and entered none of those hexes; anything else that changed (a leader, an enemy unit, the
-/// turn, a reinforcement's entry costs) forgets them all. A reinforcement's moves
-/// (searched by states, which do not tell the hexes reached) are not kept, nor are the
-/// Turks' at Nicopolis, whose road block (14.1) weighs every Turkish unit's hex.
+/// turn, a reinforcement's entry costs, the road hexes the Turks hold or must take at
+/// Nicopolis, 14.1) forgets them all. A reinforcement's moves (searched by states, which do
+/// not tell the hexes reached) are not kept.
 struct KeptMoves {
     battle: u64,
     turn: usize,
@@ -154,6 +152,8 @@ struct KeptMoves {
     entries: Vec<(Hex, u8)>,
     holy_cross: Option<UnitId>,
     cross: crate::state::CrossState,
+    /// Nicopolis 14.1, for the Turks: the road hexes as they were weighed.
+    road_block: Option<RoadBlock>,
     /// Every unit and leader as they stood when the scores were kept.
     units: Vec<crate::state::Unit>,
     leaders: Vec<crate::state::Leader>,
@@ -168,9 +168,11 @@ struct KeptMoves {
 }
 
 impl KeptMoves {
-    /// Nothing kept yet, for the Movement Phase of `s`.
-    fn new(s: &State) -> Self {
+    /// Nothing kept yet, for the Movement Phase seen by `view`.
+    fn new(view: &Sight) -> Self {
+        let s = view.s;
         KeptMoves {
+            road_block: view.road_block().cloned(),
             battle: s.battle.identity.get(),
             turn: s.turn,
             active: s.active,
@@ -188,8 +190,10 @@ impl KeptMoves {
 
     /// Brings the kept scores up to `s`: forgets those that what changed since may have
     /// changed. `false` if they must all be forgotten.
-    fn refresh(&mut self, s: &State) -> bool {
+    fn refresh(&mut self, view: &Sight) -> bool {
+        let s = view.s;
         if self.battle != s.battle.identity.get()
+            || self.road_block.as_ref() != view.road_block()
             || s.phase != Phase::Movement
             || self.turn != s.turn
             || self.active != s.active
@@ -448,6 +452,7 @@ struct Sight<'a> {
 }
 
 /// Nicopolis 14.1, for the Turks: the road hexes that would block the Crusaders' roads.
+#[derive(Clone, PartialEq)]
 struct RoadBlock {
     /// Per map hex: on a road path from the camp to a goal still open.
     open: Vec<bool>,
