@@ -160,11 +160,35 @@ struct KeptMoves {
     /// Per unit id: its best move's score, with the hexes its search reached (one bit per
     /// grid index, its own hex included), if kept.
     best: Vec<Option<(f64, Vec<u64>)>>,
-    /// Per leader id: his best move's score, with his destinations and his own hex (one bit
-    /// per grid index), if kept. A leader's moves depend on the enemy's units alone (8.3),
-    /// and the doctrine weighs at each the hexes of his command's units and whether combat
-    /// units stand there.
-    leader_best: Vec<Option<(f64, Vec<u64>)>>,
+    /// Per leader id: his moves, kept up to date as his command's units move.
+    leader_best: Vec<Option<KeptLeader>>,
+}
+
+/// A leader's destinations, which depend on the enemy's units alone (8.3; a split leader's
+/// are not kept, 16.3), each with the
+/// part of its worth his command's units make ([`command_halves`]), brought up to date unit
+/// by unit as they move (whole numbers: the same sums in any order). The rest of its worth
+/// (whether combat units stand there, the enemy's distance) is read afresh each time.
+#[derive(Clone)]
+struct KeptLeader {
+    destinations: Vec<Hex>,
+    halves: Vec<i64>,
+}
+
+/// What one unit of a leader's command at `at` (routed or not) makes of his standing in
+/// hex `h`, in half points (see [`Sight::leader_place_in`]): in span (5.31) +1, out of it
+/// -1/2 a hex beyond; a routed unit in span +1/2 more, +1 if stacked with him (10.2: a
+/// leader in span lets routed units rally; stacked with one, -1 to the roll).
+fn command_halves(at: Hex, routed: bool, span: u32, h: Hex) -> i64 {
+    let d = at.distance(h);
+    if d > span {
+        return -i64::from(d - span);
+    }
+    2 + match (routed, d) {
+        (false, _) => 0,
+        (true, 0) => 2,
+        (true, _) => 1,
+    }
 }
 
 impl KeptMoves {
@@ -210,8 +234,6 @@ impl KeptMoves {
         let grid = &s.battle.map.grid;
         // The hexes (grid indices) that a unit left or entered, or stands in changed.
         let mut changed: Vec<usize> = Vec::new();
-        // The leaders of the units that changed.
-        let mut commands: Vec<LeaderId> = Vec::new();
         for (u, (was, now)) in self.units.iter_mut().zip(&s.units).enumerate() {
             if was == now {
                 continue;
@@ -223,7 +245,21 @@ impl KeptMoves {
                 changed.extend(grid.index(h));
             }
             self.best[u] = None;
-            commands.push(s.battle.units[u].leader);
+            let l = s.battle.units[u].leader;
+            if let Some(kept) = self
+                .leader_best
+                .get_mut(l as usize)
+                .and_then(Option::as_mut)
+            {
+                let span = s.span(l);
+                for (&h, halves) in kept.destinations.iter().zip(&mut kept.halves) {
+                    for (unit, sign) in [(&*was, -1), (now, 1)] {
+                        if let Some(at) = unit.loc.hex() {
+                            *halves += sign * command_halves(at, unit.routed, span, h);
+                        }
+                    }
+                }
+            }
             *was = now.clone();
         }
         if changed.is_empty() {
@@ -243,37 +279,43 @@ impl KeptMoves {
                 *kept = None;
             }
         }
-        for (l, kept) in self.leader_best.iter_mut().enumerate() {
-            let Some((_, hexes)) = kept else { continue };
-            let bit = |i: usize| hexes.get(i / 64).is_some_and(|w| w >> (i % 64) & 1 == 1);
-            if commands.contains(&(l as LeaderId)) || changed.iter().any(|&i| bit(i)) {
-                *kept = None;
-            }
-        }
         true
     }
 
-    /// The score of leader `l`'s best move ([`Sight::best_move`]), kept if it was, else
-    /// worked out and kept.
+    /// The score of leader `l`'s best move ([`Sight::best_move`]), from his destinations
+    /// kept (worked out and kept if they were not).
     fn best_leader_move(&mut self, view: &Sight, l: LeaderId) -> f64 {
-        if let Some((score, _)) = self.leader_best.get(l as usize).and_then(Option::as_ref) {
-            return *score;
-        }
         let s = view.s;
-        let grid = &s.battle.map.grid;
-        let mut hexes = vec![0u64; grid.len().div_ceil(64)];
-        let mut best = NO_MOVE;
-        for (h, _) in s.leader_destinations(l) {
-            best = f64::max(best, view.leader_move(l, h));
-            if let Some(i) = grid.index(h) {
-                hexes[i / 64] |= 1 << (i % 64);
+        // 16.3: a split leader may go only where his cavalry stands, which moves: his
+        // destinations are not kept.
+        let split = s.leaders.get(l as usize).is_some_and(|st| st.split);
+        let Some(slot) = self.leader_best.get_mut(l as usize).filter(|_| !split) else {
+            return view.best_move(Pick::Leader(l));
+        };
+        let kept = slot.get_or_insert_with(|| {
+            let destinations: Vec<Hex> =
+                s.leader_destinations(l).into_iter().map(|d| d.0).collect();
+            let halves = view.with_command(l, |c| {
+                destinations
+                    .iter()
+                    .map(|&h| {
+                        c.units
+                            .iter()
+                            .map(|&(at, routed)| command_halves(at, routed, c.span, h))
+                            .sum()
+                    })
+                    .collect()
+            });
+            KeptLeader {
+                destinations,
+                halves,
             }
-        }
-        if let Some(i) = s.leaders[l as usize].loc.hex().and_then(|h| grid.index(h)) {
-            hexes[i / 64] |= 1 << (i % 64);
-        }
-        if let Some(slot) = self.leader_best.get_mut(l as usize) {
-            *slot = Some((best, hexes));
+        });
+        let (now, any) = view.with_command(l, |c| (c.now, !c.units.is_empty()));
+        let mut best = NO_MOVE;
+        for (&h, &halves) in kept.destinations.iter().zip(&kept.halves) {
+            let place = view.leader_place_from(0.5 * halves as f64, h, any);
+            best = f64::max(best, place - now - WANDER);
         }
         best
     }
@@ -928,23 +970,21 @@ impl<'a> Sight<'a> {
         }
     }
 
-    /// How good hex `h` is for the leader of command `c`.
+    /// How good hex `h` is for the leader of command `c`: his command's units' part
+    /// ([`command_halves`], summed in half points: every term a whole number of halves, so
+    /// the sum is exact), then the hex's own.
     fn leader_place_in(&self, c: &Command, h: Hex) -> f64 {
-        let span = c.span;
-        let mut v = 0.0;
-        for &(uh, routed) in &c.units {
-            let d = uh.distance(h);
-            v += if d <= span {
-                1.0
-            } else {
-                -0.5 * f64::from(d - span)
-            };
-            // 10.2: a leader in span lets routed units rally; stacked with one, -1 to the roll.
-            if routed && d <= span {
-                v += 0.5 + if d == 0 { 0.5 } else { 0.0 };
-            }
-        }
-        let any = !c.units.is_empty();
+        let halves: i64 = c
+            .units
+            .iter()
+            .map(|&(at, routed)| command_halves(at, routed, c.span, h))
+            .sum();
+        self.leader_place_from(0.5 * halves as f64, h, !c.units.is_empty())
+    }
+
+    /// [`Sight::leader_place_in`] of hex `h`, from his command's units' part `v` (`any`: the
+    /// command has units on the map).
+    fn leader_place_from(&self, mut v: f64, h: Hex, any: bool) -> f64 {
         let stacked = self.occupant(h) == Some(self.me);
         if stacked {
             v += 1.0;

@@ -381,8 +381,14 @@ fn the_kept_best_moves_score_as_a_fresh_scoring() {
         .into_iter()
         .enumerate()
     {
-        for options in [&[][..], common::EVERY_ADVANCED_RULE] {
-            let seed = 50 + i as u64;
+        let advanced = common::EVERY_ADVANCED_RULE;
+        for (seed, options) in [
+            (50, &[][..]),
+            (50, advanced),
+            (60, advanced),
+            (70, advanced),
+        ] {
+            let seed = seed + i as u64;
             let mut s = common::start(scenario, options, seed);
             let mut worlds = rand_pcg::Pcg64Mcg::new(u128::from(seed) << 1 | 1);
             let mut rng = seed * 7919 + 1;
