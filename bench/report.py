@@ -669,19 +669,19 @@ reproduces that order. Tried and not kept: asking last the units found unable to
 time before, remembering up to eight units' answers, queueing no turned state already no
 cheaper than its unturned sibling, and queueing a state's five turns as one entry (each cost
 more than it saved). Building the map analysis's lookup key (about 15 instructions a unit) is
-as tight as it will go. A guided MCTS iteration (Hab, from the first movement) is about 0.73M
+as tight as it will go. A guided MCTS iteration (Hab, from the first movement) is about 0.70M
 instructions, down from 0.97M on 2026-12-06, most of it the doctrine scoring a selection by
 each selectable counter's best move. It now keeps those best moves from one selection to the
 next for the counters whose searches reached no hex a move since left or entered (nor one
-next to those; a leader's, unless a unit of his command moved), scores a destination by the
-one facing it likes best (a move's score rises with its facing term alone, so the best is
-the same number), and keeps a reinforcement's entry search for the next waiting unit that
-moves alike; tests/shortcuts.rs and the doctrine's golden scores check each bit for bit.
-Games the doctrine plays on both sides cost that much less (instructions, the same games:
-Hattin -32%, Hab -24%, Nicopolis -16%, Tannenburg -29%). What remains of a selection: the
-searches of the counters a move did touch (about half of them, the lines stand close), and
-the leaders' best moves (a fifth at Hattin: each destination weighs every unit of his
-command).
+next to those), scores a destination by the one facing it likes best (a move's score rises
+with its facing term alone, so the best is the same number), keeps a reinforcement's entry
+search for the next waiting unit that moves alike, and keeps each leader's destinations
+with the part of their worth his command's units make (whole half points, so it is brought
+up to date exactly unit by unit as they move); tests/shortcuts.rs and the doctrine's golden
+scores check each bit for bit. Games the doctrine plays on both sides cost that much less
+(instructions, the same games: Hattin -41%, Hab -34%, Nicopolis -26%, Tannenburg -41%).
+What remains of a selection: the searches of the counters a move did touch (about half of
+them: the lines stand close).
 
 The Crusades: about 33k instructions a ply, down from 48k (and 3.8 million three sessions
 ago). Paths are stored in place (at most 10 steps) so that listed orders allocate nothing
@@ -902,7 +902,7 @@ w("iterations (20 rounds a candidate, on outcomes that are won or lost) it canno
 w("actions a few hundredths apart, which is all the room `--room` found. At Hab, where")
 w("`--room` found none, its first two pairs split by seat, as the plain search's did on the")
 w("same dice, and so did its first pair at Tannenburg. Its iterations are the doctrine's")
-w("games, which now cost a quarter to a third fewer instructions (*What limits the speed*).")
+w("games, which now cost a quarter to two fifths fewer instructions (*What limits the speed*).")
 w("Next: more iterations where they count (the first turn's orders), `--room` at Nicopolis")
 w("and Tannenburg, and whether the `mcts` player should search so (at 1,000 iterations played")
 w("to the end it would be some ten times dearer than the plain search).")
