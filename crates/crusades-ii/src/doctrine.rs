@@ -142,7 +142,7 @@ thread_local! {
 /// and entered none of those hexes; anything else that changed (a leader, an enemy unit, the
 /// turn, a reinforcement's entry costs, the road hexes the Turks hold or must take at
 /// Nicopolis, 14.1) forgets them all. A reinforcement's moves (searched by states, which do
-/// not tell the hexes reached) are not kept.
+/// not tell the hexes reached) are not kept. Leaders' moves are kept as [`KeptLeader`].
 struct KeptMoves {
     battle: u64,
     turn: usize,
@@ -165,10 +165,10 @@ struct KeptMoves {
 }
 
 /// A leader's destinations, which depend on the enemy's units alone (8.3; a split leader's
-/// are not kept, 16.3), each with the
-/// part of its worth his command's units make ([`command_halves`]), brought up to date unit
-/// by unit as they move (whole numbers: the same sums in any order). The rest of its worth
-/// (whether combat units stand there, the enemy's distance) is read afresh each time.
+/// are not kept, 16.3), each with the part of its worth his command's units make
+/// ([`command_halves`]), brought up to date unit by unit as they move (whole numbers: the
+/// same sums in any order). The rest of its worth (whether combat units stand there, the
+/// enemy's distance) is read afresh each time.
 #[derive(Clone)]
 struct KeptLeader {
     destinations: Vec<Hex>,
@@ -212,8 +212,9 @@ impl KeptMoves {
         }
     }
 
-    /// Brings the kept scores up to `s`: forgets those that what changed since may have
-    /// changed. `false` if they must all be forgotten.
+    /// Brings what is kept up to the position `view` sees: forgets the best moves that what
+    /// changed since may have changed, and brings the leaders' up to date. `false` if all
+    /// must be forgotten.
     fn refresh(&mut self, view: &Sight) -> bool {
         let s = view.s;
         if self.battle != s.battle.identity.get()
