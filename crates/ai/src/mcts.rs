@@ -65,6 +65,15 @@
 //!
 //! The move played is the searching seat's most visited action at the root (ties: the
 //! better scored, then the doctrine's preference, then at random).
+//!
+//! **Stopping once settled.** A search on an iteration budget stops as soon as its most
+//! visited root action leads every other by more than the iterations left
+//! ([`Mcts::stops_when_settled`]): no other can then catch it, so the move played is the one
+//! the whole budget would have played from the same generator. Guided by a doctrine, whose
+//! prior gives its first choice about half the visits and its second a quarter, a search
+//! settles after some five-sixths of its budget (Crusades II at 1,000 iterations: 842 a
+//! decision at Hattin). Only the generator's later draws differ, so the player is the same
+//! player at less cost.
 
 use std::time::{Duration, Instant};
 
@@ -149,6 +158,10 @@ pub struct Mcts {
     /// the doctrine rather than at random, so that each iteration reaches what its orders lead
     /// to (see the module's documentation).
     pub planned: bool,
+    /// Whether a search on an iteration budget stops once its most visited root action leads
+    /// every other by more than the iterations left (see the module's documentation). On by
+    /// default; a planned search, which plays the best mean, never stops early.
+    pub stops_when_settled: bool,
     /// The lowest and highest log-odds of the mean reward of a node below the root in the
     /// current search.
     range: (f64, f64),
@@ -267,6 +280,7 @@ impl Mcts {
             bias: DEFAULT_BIAS,
             normalize: false,
             planned: false,
+            stops_when_settled: true,
             range: (f64::INFINITY, f64::NEG_INFINITY),
             rng: rng(seed),
         }
@@ -323,7 +337,12 @@ impl Mcts {
             let mut round: Option<G> = None;
             loop {
                 let done = match self.budget {
-                    Budget::Iterations(n) => iterations >= n,
+                    Budget::Iterations(n) => {
+                        iterations >= n
+                            || (self.stops_when_settled
+                                && !(self.planned && policy.is_some())
+                                && settled(&nodes, n - iterations))
+                    }
                     Budget::Time(t) => iterations > 0 && start.elapsed() >= t,
                 };
                 if done {
@@ -691,6 +710,24 @@ impl Mcts {
         let action = legal.swap_remove(i);
         apply_in_search(world, seat, &action);
     }
+}
+
+/// Whether the most visited of the root's options leads every other by more than `left`
+/// iterations, so that none can overtake it before the budget runs out.
+fn settled<A>(nodes: &[Node<A>], left: u32) -> bool {
+    let Some(root) = nodes[0].options.first() else {
+        return false;
+    };
+    let (mut first, mut second) = (0u32, 0u32);
+    for &c in root.children.iter().flatten() {
+        let v = nodes[c].visits;
+        if v > first {
+            (first, second) = (v, first);
+        } else if v > second {
+            second = v;
+        }
+    }
+    first - second > left
 }
 
 /// Where an iteration's descent went at a node.

@@ -1832,6 +1832,41 @@ mod tests {
     }
 
     #[test]
+    fn a_guided_search_that_stops_once_settled_plays_what_the_whole_budget_plays() {
+        let mut g = start("hab", 6, &[]);
+        let mut players: [Box<dyn Player<State>>; 2] = [heuristic(1), heuristic(2)];
+        let (mut searched, mut stopped_early) = (0, 0);
+        while let Pending::Seats(seats) = g.pending() {
+            if searched >= 40 {
+                break;
+            }
+            let seat = seats[0];
+            if g.legal_actions(seat).len() > 1 {
+                let search = |stops| {
+                    let mut m = ai::Mcts::new(ai::Budget::Iterations(120), searched);
+                    m.playout_depth = Some(0);
+                    m.stops_when_settled = stops;
+                    m.search_guided(&g, seat, Some(&Tactics))
+                };
+                let (settled, whole) = (search(true), search(false));
+                assert_eq!(whole.iterations, 120);
+                assert_eq!(
+                    settled.choices[settled.best].action,
+                    whole.choices[whole.best].action
+                );
+                searched += 1;
+                stopped_early += usize::from(settled.iterations < 120);
+            }
+            let a = players[seat.index()].choose(&g, seat);
+            g.apply(seat, &a, &mut Log::discarding()).unwrap();
+        }
+        assert!(
+            stopped_early > 10,
+            "{stopped_early} of {searched} settled early"
+        );
+    }
+
+    #[test]
     fn the_doctrine_beats_random_at_hab() {
         // Paired short games: each seed twice, the doctrine on each side, the same dice.
         // Judged after eight turns by the reckoning (losses and victory tables, 11.0), or
