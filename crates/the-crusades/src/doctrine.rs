@@ -25,7 +25,7 @@
 //! - **Prisoners.** Exchange when the leader got back is worth more than the one given,
 //!   ransom with a city worth fewer points than the leader; never kill.
 
-use std::collections::{BTreeMap, VecDeque};
+use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use ai::Policy;
@@ -67,20 +67,20 @@ impl Policy<State> for Strategy {
 }
 
 /// Something a force is drawn to.
-struct Objective {
+struct Objective<'a> {
     /// Its worth, in ASPs.
     value: f64,
     /// The ASPs a force needs to take it on (1:1 for a siege, more for a battle).
     need: f64,
-    /// Land steps from every hex (by the grid's dense index).
-    dist: Vec<u32>,
+    /// Land steps from every hex (by the grid's dense index; beyond [`FAR`] as far).
+    dist: &'a [u32],
 }
 
 /// The situation as one side sees it.
 struct Sight<'a> {
     s: &'a State,
     side: Side,
-    objectives: Vec<Objective>,
+    objectives: Vec<Objective<'a>>,
     /// ASPs of enemy forces outside cities, by hex.
     enemy_field: BTreeMap<HexId, f64>,
 }
@@ -88,47 +88,18 @@ struct Sight<'a> {
 /// Steps too far to matter.
 const FAR: u32 = 60;
 
-/// The land crossings of the map this turn (rivers closed in rain months), by dense index.
-fn land_links(s: &State) -> Vec<Vec<usize>> {
-    let map = &s.scenario.map;
-    let rain = s.turn_info().rain;
-    map.grid
-        .ids()
-        .map(|h| {
-            map.neighbours(h)
-                .into_iter()
-                .filter(|&n| map.land_crossing(h, n, rain))
-                .filter_map(|n| map.grid.index_of_id(n))
-                .collect()
-        })
-        .collect()
-}
-
-/// Land steps from `from` to every hex, by dense index ([`FAR`] where unreachable).
-fn land_distances(s: &State, links: &[Vec<usize>], from: HexId) -> Vec<u32> {
-    let mut dist = vec![FAR; links.len()];
-    let Some(start) = s.scenario.map.grid.index_of_id(from) else {
-        return dist;
-    };
-    let mut queue = VecDeque::new();
-    dist[start] = 0;
-    queue.push_back(start);
-    while let Some(h) = queue.pop_front() {
-        let d = dist[h] + 1;
-        for &n in &links[h] {
-            if dist[n] > d {
-                dist[n] = d;
-                queue.push_back(n);
-            }
-        }
-    }
-    dist
+/// Land steps from `from` to every hex this turn (rivers closed in rain months, 13.1 C), by
+/// dense index: the map's, shared ([`crate::map::Map::land_steps`]); none off the map.
+fn land_distances(s: &State, from: HexId) -> &[u32] {
+    s.scenario
+        .map
+        .land_steps(from, s.turn_info().rain)
+        .unwrap_or(&[])
 }
 
 impl<'a> Sight<'a> {
     fn new(s: &'a State, side: Side) -> Sight<'a> {
         let map = &s.scenario.map;
-        let links = land_links(s);
         let mut enemy_field: BTreeMap<HexId, f64> = BTreeMap::new();
         for (i, l) in s.leaders.iter().enumerate() {
             if let (Status::Active, Some(p)) = (l.status, l.place) {
@@ -163,7 +134,7 @@ impl<'a> Sight<'a> {
                 objectives.push(Objective {
                     value,
                     need: f64::from(def).max(1.0) * 1.2,
-                    dist: land_distances(s, &links, site.hex),
+                    dist: land_distances(s, site.hex),
                 });
             } else if holder == side && vp(si) > 0.0 {
                 // Its own key city: defend it when an enemy force comes near.
@@ -177,7 +148,7 @@ impl<'a> Sight<'a> {
                     objectives.push(Objective {
                         value: vp(si) * VP * 1.5,
                         need: threat / 3.0,
-                        dist: land_distances(s, &links, site.hex),
+                        dist: land_distances(s, site.hex),
                     });
                 }
             }
@@ -186,7 +157,7 @@ impl<'a> Sight<'a> {
             objectives.push(Objective {
                 value: asps * 0.6,
                 need: asps * 1.5,
-                dist: land_distances(s, &links, hex),
+                dist: land_distances(s, hex),
             });
         }
         Sight {
@@ -205,7 +176,7 @@ impl<'a> Sight<'a> {
         self.objectives
             .iter()
             .map(|o| {
-                let d = f64::from(o.dist[i]);
+                let d = f64::from(o.dist.get(i).map_or(FAR, |&d| d.min(FAR)));
                 let able = (asps / o.need).min(1.0);
                 o.value * able * able / (1.0 + d / 4.0)
             })

@@ -208,6 +208,8 @@ struct Routes {
     land: Vec<OnceLock<LandRoutes>>,
     /// By hex and allowance ([`Map::sea_routes`]).
     sea: Vec<OnceLock<Arc<SeaReach>>>,
+    /// By hex and rain ([`Map::land_steps`]).
+    steps: Vec<OnceLock<Vec<u32>>>,
 }
 
 /// The land allowances of the game (6.1.1 B, 13.1 B): rain turns 2 or 3 MPs, other turns 5
@@ -226,6 +228,7 @@ impl Routes {
             sea: (0..hexes * SEA_BUDGETS.len())
                 .map(|_| OnceLock::new())
                 .collect(),
+            steps: (0..hexes * 2).map(|_| OnceLock::new()).collect(),
         }
     }
 }
@@ -613,6 +616,30 @@ impl Map {
         let budget = SEA_BUDGETS.iter().position(|&b| b == budget)?;
         let hex = self.grid.index_of_id(start)?;
         self.routes.sea.get(hex * SEA_BUDGETS.len() + budget)
+    }
+
+    /// Land steps from `from` to every hex, by the grid's dense index, along
+    /// [`Map::land_near_at`] (`u32::MAX` where no land path leads); `None` off the map.
+    /// Worked out once per hex and rain, and shared.
+    pub fn land_steps(&self, from: HexId, rain: bool) -> Option<&[u32]> {
+        let start = self.grid.index_of_id(from)?;
+        let steps = self.routes.steps.get(start * 2 + usize::from(rain))?;
+        Some(steps.get_or_init(|| {
+            let mut dist = vec![u32::MAX; self.grid.len()];
+            let mut queue = std::collections::VecDeque::new();
+            dist[start] = 0;
+            queue.push_back(start);
+            while let Some(h) = queue.pop_front() {
+                let d = dist[h] + 1;
+                for &(n, _, _) in self.land_near_at(h, rain) {
+                    if dist[n] > d {
+                        dist[n] = d;
+                        queue.push_back(n);
+                    }
+                }
+            }
+            dist
+        }))
     }
 
     /// Every hexside with a feature, for renderers.

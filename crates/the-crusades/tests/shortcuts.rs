@@ -1,6 +1,7 @@
 //! The shortcuts taken for speed give the same answers as the plain rules they stand for, in
 //! the positions of seeded random games: land and sea routes remembered per scenario
-//! ([`the_crusades::map::Map::land_routes`], [`the_crusades::map::Map::sea_routes`]) and the
+//! ([`the_crusades::map::Map::land_routes`], [`the_crusades::map::Map::sea_routes`]), the
+//! doctrine's land steps kept per hex ([`the_crusades::map::Map::land_steps`]) and the
 //! landfalls picked out of sea routes against a fresh search, the sides present at a place
 //! and the zones of influence by dense index against plain scans, and every listed order
 //! accepted when applied; the scenario (with its remembered routes) shared by the games of
@@ -263,6 +264,53 @@ fn land_steps_by_dense_index_are_the_plain_crossings() {
         }
     }
     assert!(rivers > 0, "some river is crossed outside rain turns");
+}
+
+#[test]
+fn shared_land_steps_are_a_plain_search_over_the_crossings() {
+    // The doctrine's distances to its objectives: kept by the map per hex and rain, against
+    // a breadth-first search over `Map::land_crossing` by hex id.
+    let st = start(&the_crusades::builtin_data(), 1);
+    let map = &st.scenario.map;
+    let ids: Vec<_> = map.grid.ids().collect();
+    let mut longer_in_rain = 0;
+    for &from in ids.iter().step_by(7) {
+        for rain in [false, true] {
+            let mut plain = std::collections::BTreeMap::from([(from, 0u32)]);
+            let mut queue = std::collections::VecDeque::from([from]);
+            while let Some(h) = queue.pop_front() {
+                let d = plain[&h] + 1;
+                for n in map.neighbours(h) {
+                    if map.land_crossing(h, n, rain) && !plain.contains_key(&n) {
+                        plain.insert(n, d);
+                        queue.push_back(n);
+                    }
+                }
+            }
+            let kept = map.land_steps(from, rain).expect("on the map");
+            for (i, &h) in ids.iter().enumerate() {
+                assert_eq!(
+                    kept[i],
+                    plain.get(&h).copied().unwrap_or(u32::MAX),
+                    "{from} to {h}"
+                );
+            }
+            assert!(
+                std::ptr::eq(kept, map.land_steps(from, rain).unwrap()),
+                "kept"
+            );
+        }
+        let (dry, wet) = (
+            map.land_steps(from, false).unwrap(),
+            map.land_steps(from, true).unwrap(),
+        );
+        assert!(
+            dry.iter().zip(wet).all(|(d, w)| d <= w),
+            "rain never shortens a march"
+        );
+        longer_in_rain += usize::from(dry != wet);
+    }
+    assert!(longer_in_rain > 0, "rain closes some river on some march");
 }
 
 #[test]
