@@ -25,6 +25,7 @@
 //! - **Prisoners.** Exchange when the leader got back is worth more than the one given,
 //!   ransom with a city worth fewer points than the leader; never kill.
 
+use std::cell::RefCell;
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -83,6 +84,22 @@ struct Sight<'a> {
     objectives: Vec<Objective<'a>>,
     /// ASPs of enemy forces outside cities, by hex.
     enemy_field: BTreeMap<HexId, f64>,
+    /// Per leader, what every order of his is weighed against ([`Sight::standing`]),
+    /// worked out for his first order scored.
+    standing: RefCell<Vec<Option<Standing>>>,
+}
+
+/// What a leader's orders are weighed against, whatever the order: where he stands now.
+#[derive(Clone, Copy)]
+struct Standing {
+    /// The ASPs of the force he heads ([`Sight::stack`]).
+    asps: f64,
+    /// What standing still costs him ([`Sight::idle_cost`], and more outside a city).
+    idle: f64,
+    /// What his city is worth held against a threat ([`Sight::stay_value`]).
+    stay: f64,
+    /// How strongly his objectives draw him where he stands ([`Sight::pull`]).
+    pull: f64,
 }
 
 /// Steps too far to matter.
@@ -165,6 +182,7 @@ impl<'a> Sight<'a> {
             side,
             objectives,
             enemy_field,
+            standing: RefCell::new(vec![None; s.leaders.len()]),
         }
     }
 
@@ -290,15 +308,37 @@ impl<'a> Sight<'a> {
         f64::from(movement_loss(s, self.side, asps as u16, aps, false, true, true).asps)
     }
 
+    /// What leader `leader`'s orders are weighed against, standing at `start`: worked out
+    /// once per decision.
+    fn standing(&self, leader: usize, start: Place) -> Standing {
+        if let Some(Some(kept)) = self.standing.borrow().get(leader) {
+            return *kept;
+        }
+        let asps = self.stack(leader);
+        let terms = Standing {
+            asps,
+            idle: self.idle_cost(leader, asps) + if start.inside { 0.0 } else { 0.5 },
+            stay: self.stay_value(leader),
+            pull: self.pull(start.hex, asps),
+        };
+        if let Some(slot) = self.standing.borrow_mut().get_mut(leader) {
+            *slot = Some(terms);
+        }
+        terms
+    }
+
     /// The score of a leader's order, relative to writing nothing.
     fn order(&self, leader: usize, order: &Order) -> f64 {
         let s = self.s;
         let Some(start) = s.leaders[leader].place else {
             return -1.0;
         };
-        let asps = self.stack(leader);
-        let idle = self.idle_cost(leader, asps) + if start.inside { 0.0 } else { 0.5 };
-        let stay = self.stay_value(leader);
+        let Standing {
+            asps,
+            idle,
+            stay,
+            pull: here,
+        } = self.standing(leader, start);
         match order {
             Order::Move { path, .. } => {
                 let Some(&dest) = path.last() else {
@@ -308,7 +348,7 @@ impl<'a> Sight<'a> {
                 let loss = f64::from(
                     movement_loss(s, self.side, asps as u16, aps, true, true, false).asps,
                 );
-                let gain = self.pull(dest.hex, asps) - self.pull(start.hex, asps);
+                let gain = self.pull(dest.hex, asps) - here;
                 // Into a friendly city: safe from standing-still attrition.
                 let shelter = if dest.inside { 0.3 } else { 0.0 };
                 gain - loss - self.danger(dest.hex, asps) + idle + shelter - stay - 0.2
