@@ -38,11 +38,16 @@ pub fn hex_aps(state: &State, hex: HexId) -> u16 {
 /// The Crusades 6.4.2, 10.1.3 B: the APs of a path: the sum over every hex entered; city and
 /// castle mini-hexes have no AP value.
 pub fn path_aps(state: &State, entered: &[Place]) -> u16 {
+    path_aps_by(entered, |hex| hex_aps(state, hex))
+}
+
+/// [`path_aps`], each hex's APs as `hex_aps` tells them (a caller that keeps them).
+pub fn path_aps_by(entered: &[Place], mut hex_aps: impl FnMut(HexId) -> u16) -> u16 {
     let mut last = None;
     let mut total = 0;
     for p in entered {
         if !p.inside && last != Some(p.hex) {
-            total += hex_aps(state, p.hex);
+            total += hex_aps(p.hex);
         }
         last = Some(p.hex);
     }

@@ -25,7 +25,7 @@
 //! - **Prisoners.** Exchange when the leader got back is worth more than the one given,
 //!   ransom with a city worth fewer points than the leader; never kill.
 
-use std::cell::RefCell;
+use std::cell::{Cell, RefCell};
 use std::collections::BTreeMap;
 use std::sync::Arc;
 
@@ -34,7 +34,7 @@ use engine::Seat;
 use hexgrid::HexId;
 
 use crate::action::Action;
-use crate::attrition::{movement_loss, path_aps, still_aps};
+use crate::attrition::{hex_aps, movement_loss, path_aps_by, still_aps};
 use crate::map::Place;
 use crate::orders::{FleetOrder, Order};
 use crate::scenario::Side;
@@ -87,7 +87,13 @@ struct Sight<'a> {
     /// Per leader, what every order of his is weighed against ([`Sight::standing`]),
     /// worked out for his first order scored.
     standing: RefCell<Vec<Option<Standing>>>,
+    /// Per hex (the grid's dense index), the APs a force gathers there ([`hex_aps`]), once
+    /// looked at; [`UNSEEN`] before.
+    hex_aps: Vec<Cell<u16>>,
 }
+
+/// A hex whose APs a [`Sight`] has not looked at yet.
+const UNSEEN: u16 = u16::MAX;
 
 /// What a leader's orders are weighed against, whatever the order: where he stands now.
 #[derive(Clone, Copy)]
@@ -183,6 +189,7 @@ impl<'a> Sight<'a> {
             objectives,
             enemy_field,
             standing: RefCell::new(vec![None; s.leaders.len()]),
+            hex_aps: vec![Cell::new(UNSEEN); map.grid.len()],
         }
     }
 
@@ -308,6 +315,24 @@ impl<'a> Sight<'a> {
         f64::from(movement_loss(s, self.side, asps as u16, aps, false, true, true).asps)
     }
 
+    /// The APs a force gathers in `hex` ([`hex_aps`]), looked at once per decision.
+    fn hex_aps(&self, hex: HexId) -> u16 {
+        let s = self.s;
+        let Some(kept) = s
+            .scenario
+            .map
+            .grid
+            .index_of_id(hex)
+            .map(|i| &self.hex_aps[i])
+        else {
+            return hex_aps(s, hex);
+        };
+        if kept.get() == UNSEEN {
+            kept.set(hex_aps(s, hex));
+        }
+        kept.get()
+    }
+
     /// What leader `leader`'s orders are weighed against, standing at `start`: worked out
     /// once per decision.
     fn standing(&self, leader: usize, start: Place) -> Standing {
@@ -344,7 +369,7 @@ impl<'a> Sight<'a> {
                 let Some(&dest) = path.last() else {
                     return -1.0;
                 };
-                let aps = path_aps(s, path);
+                let aps = path_aps_by(path, |h| self.hex_aps(h));
                 let loss = f64::from(
                     movement_loss(s, self.side, asps as u16, aps, true, true, false).asps,
                 );
@@ -743,7 +768,7 @@ mod tests {
                                 &g,
                                 Side::Saracens,
                                 asps,
-                                path_aps(&g, p),
+                                crate::attrition::path_aps(&g, p),
                                 true,
                                 true,
                                 false,
