@@ -926,8 +926,12 @@ now crush the search's Muslims, and the search's Crusaders win fewer. The evalua
 with the doctrine is not the cause: on the same first eight pairs of dice, with Hattin's
 earlier weights, the search won 4 of 15 games (4 of 8 as the Crusaders, none of 7 as the
 Muslims), with the new ones 3 of 16. Why the search now loses games its doctrine would not
-is open: where it departs from the doctrine, and whether its Muslims leave more units out of
-command for the hunters, are the next things to measure. Against random play that is short of 90% as
+is open. Asked at 754 decisions of a doctrine game (`agreement --mcts mcts:1000 --decisions
+1200 --scenario crusades-ii/hattin`) it chose otherwise at 2, both ending a Movement Phase
+(of 11 such decisions) where the doctrine would have moved more counters: a phase ended early
+leaves counters unmoved, perhaps a hunter short of contact. Whether that is what loses its
+games, and whether its Muslims leave more units out of command for the hunters, are the next
+things to measure. Against random play that is short of 90% as
 long as the Crusaders win fewer than four games in five: the doctrine's Crusaders win seven
 in ten against random Muslims, and make their 70 Muslim losses late (above). Holding the
 hunters in their leaders' spans instead of drawing the leaders along (a hex beyond the span
