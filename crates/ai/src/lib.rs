@@ -11,6 +11,7 @@
 //!   `mcts:200:d8`), built for a game with [`PlayerSpec::build`]; a game's own heuristic
 //!   player comes from its [`Doctrine`], which also guides its searches ([`GuidedMcts`]).
 //! - [`fit`]: logistic regression, to fit a game's evaluation to games played.
+//! - [`fingerprint`]: a doctrine's scores over a seeded game, for golden tests.
 //!
 //! **What an AI sees.** A player is handed the full state, because only the state can make
 //! the copies a search needs, but reads it only through [`Game::determinize`] for its own
@@ -25,6 +26,7 @@
 
 #![warn(missing_docs)]
 
+pub mod fingerprint;
 pub mod fit;
 mod heuristic;
 mod mcts;

@@ -14,53 +14,18 @@ use common::EVERY_ADVANCED_RULE as ADVANCED;
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use ai::Policy;
 use crusades_ii::doctrine::Tactics;
-use engine::{assert_golden, fnv, Game, Log, Pending, FNV_START};
+use engine::assert_golden;
 
-/// A xorshift step: the test's own choices, independent of the game's dice.
-fn xorshift(x: &mut u64) -> u64 {
-    *x ^= *x << 13;
-    *x ^= *x >> 7;
-    *x ^= *x << 17;
-    *x
-}
-
-/// Plays a seeded game: at each decision the doctrine scores the legal actions of the seat
-/// to move, and `doctrine` times in four its best (the first of equals) is played, else a
-/// random one. Returns one line: decisions, scores given and the fingerprint of every score's
-/// bits.
+/// Plays a seeded game with [`ai::fingerprint::scores`]: `doctrine` times in four the
+/// doctrine's best is played, else a random action. Returns one line: decisions, scores
+/// given and the fingerprint of every score's bits.
 fn fingerprint(scenario: &str, options: &[&str], seed: u64, plies: usize, doctrine: u64) -> String {
     let mut s = common::start(scenario, options, seed);
-    let mut rng = seed.wrapping_mul(0x9E37_79B9_7F4A_7C15) | 1;
-    let mut hash = FNV_START;
-    let (mut decisions, mut scored) = (0, 0);
-    while let Pending::Seats(seats) = s.pending() {
-        if decisions == plies {
-            break;
-        }
-        let seat = seats[(xorshift(&mut rng) % seats.len() as u64) as usize];
-        let legal = s.legal_actions(seat);
-        let scores = Tactics.scores(&s, seat, &legal);
-        assert_eq!(scores.len(), legal.len(), "a score for each legal action");
-        for v in &scores {
-            fnv(&mut hash, &v.to_bits().to_le_bytes());
-        }
-        fnv(&mut hash, b"--");
-        let pick = if xorshift(&mut rng) % 4 >= doctrine {
-            (xorshift(&mut rng) % legal.len() as u64) as usize
-        } else {
-            (0..scores.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b })
-        };
-        decisions += 1;
-        scored += scores.len();
-        s.apply(seat, &legal[pick], &mut Log::discarding())
-            .unwrap_or_else(|e| panic!("{scenario} seed {seed}: a legal action refused: {e}"));
-    }
+    let print = ai::fingerprint::scores(&mut s, &Tactics, seed, plies, doctrine);
     format!(
-        "{scenario} {options:?} seed {seed}: {decisions} decisions to turn {}, {scored} scores, \
-         {hash:016x}",
-        s.turn
+        "{scenario} {options:?} seed {seed}: {} decisions to turn {}, {} scores, {:016x}",
+        print.decisions, s.turn, print.scored, print.hash
     )
 }
 

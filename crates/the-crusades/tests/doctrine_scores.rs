@@ -13,43 +13,18 @@ mod common;
 use std::fmt::Write;
 use std::path::PathBuf;
 
-use ai::Policy;
-use engine::{assert_golden, fnv, Game, Log, Pending, FNV_START};
+use engine::assert_golden;
 use the_crusades::doctrine::Strategy;
 
-/// Plays a seeded game: at each decision the doctrine scores the legal actions of a seat to
-/// move, and `doctrine` times in four its best (the first of equals) is played, else a random
-/// one. Returns one line: decisions, scores given and the fingerprint of every score's bits.
-fn fingerprint(seed: u64, plies: usize, doctrine: usize) -> String {
+/// Plays a seeded game with [`ai::fingerprint::scores`]: `doctrine` times in four the
+/// doctrine's best is played, else a random action. Returns one line: decisions, scores
+/// given and the fingerprint of every score's bits.
+fn fingerprint(seed: u64, plies: usize, doctrine: u64) -> String {
     let mut s = common::session(seed).state().clone();
-    let mut chooser = common::Chooser::new(seed);
-    let mut hash = FNV_START;
-    let (mut decisions, mut scored) = (0, 0);
-    while let Pending::Seats(seats) = s.pending() {
-        if decisions == plies {
-            break;
-        }
-        let seat = seats[chooser.below(seats.len())];
-        let legal = s.legal_actions(seat);
-        let scores = Strategy.scores(&s, seat, &legal);
-        assert_eq!(scores.len(), legal.len(), "a score for each legal action");
-        for v in &scores {
-            fnv(&mut hash, &v.to_bits().to_le_bytes());
-        }
-        fnv(&mut hash, b"--");
-        let pick = if chooser.below(4) >= doctrine {
-            chooser.below(legal.len())
-        } else {
-            (0..scores.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b })
-        };
-        decisions += 1;
-        scored += scores.len();
-        s.apply(seat, &legal[pick], &mut Log::discarding())
-            .unwrap_or_else(|e| panic!("seed {seed}: a legal action refused: {e}"));
-    }
+    let print = ai::fingerprint::scores(&mut s, &Strategy, seed, plies, doctrine);
     format!(
-        "third-crusade seed {seed}: {decisions} decisions to turn {}, {scored} scores, {hash:016x}",
-        s.turn
+        "third-crusade seed {seed}: {} decisions to turn {}, {} scores, {:016x}",
+        print.decisions, s.turn, print.scored, print.hash
     )
 }
 
