@@ -16,7 +16,8 @@ use crate::{below, rng, sample_world, Player, Rng};
 /// seat may see, so that its own reasoning is honest.
 pub trait Policy<G: Game>: Send + Sync {
     /// A score for each action of `legal` (the seat's legal actions, in that order): higher is
-    /// better; only the order of the scores of one call matters.
+    /// better; only the order of the scores of one call matters. `f64::NEG_INFINITY` marks an
+    /// action the doctrine never takes (a guided search does not consider it either).
     fn scores(&self, state: &G, seat: Seat, legal: &[G::Action]) -> Vec<f64>;
 
     /// Whether `seat`'s decision now is one a planned search ([`crate::Mcts::planned`])

@@ -682,11 +682,20 @@ impl Mcts {
     }
 
     /// The [`Mcts::width`] best-scored actions, best first (ties in the given order), with
-    /// their priors: halving from one place to the next, summing to 1.
+    /// their priors: halving from one place to the next, summing to 1. An action the doctrine
+    /// never takes (scored `f64::NEG_INFINITY`) is left out, unless every one is: a search
+    /// one or two decisions deep must not, say, cancel its own orders over and over because
+    /// the evaluation reads better before they are carried out.
     fn ranked<A: Clone>(&self, legal: &[A], scores: &[f64]) -> Vec<(A, f64)> {
         let width = self.width.max(1);
         let mut order: Vec<usize> = (0..scores.len()).collect();
         order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+        if order
+            .first()
+            .is_some_and(|&i| scores[i] > f64::NEG_INFINITY)
+        {
+            order.retain(|&i| scores[i] > f64::NEG_INFINITY);
+        }
         order.truncate(width);
         let total: f64 = (0..order.len()).map(|r| 0.5f64.powi(r as i32)).sum();
         order

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use ai::{Budget, Mcts, NoDoctrine, Player, PlayerSpec, RandomPlayer};
+use ai::{Budget, Mcts, NoDoctrine, Player, PlayerSpec, Policy as _, RandomPlayer};
 use engine::toy::prizes::{data, setup, Bid, Prizes, EAST, WEST};
 use engine::{random_games, Game, Log, Pending, Seat, Session};
 
@@ -459,4 +459,47 @@ fn a_planned_search_tries_its_candidates_in_rounds_and_plays_the_best_mean() {
         .map(|c| c.value)
         .fold(f64::NEG_INFINITY, f64::max);
     assert_eq!(s.choices[s.best].value, top, "{s:?}");
+}
+
+/// A doctrine that never bids its two highest cards, and likes the others alike.
+struct NeverHigh;
+
+impl ai::Policy<Prizes> for NeverHigh {
+    fn scores(&self, _state: &Prizes, _seat: Seat, legal: &[Bid]) -> Vec<f64> {
+        let mut cards: Vec<u8> = legal.iter().map(|b| b.0).collect();
+        cards.sort_unstable();
+        let high = &cards[cards.len().saturating_sub(2)..];
+        legal
+            .iter()
+            .map(|b| {
+                if high.contains(&b.0) {
+                    f64::NEG_INFINITY
+                } else {
+                    0.0
+                }
+            })
+            .collect()
+    }
+}
+
+#[test]
+fn a_guided_search_never_considers_what_its_doctrine_never_does() {
+    for seed in 0..20 {
+        let game = Prizes::new(seed);
+        let legal = game.legal_actions(EAST);
+        let never = NeverHigh.scores(&game, EAST, &legal);
+        assert!(never.iter().filter(|s| s.is_infinite()).count() == 2);
+        let s =
+            Mcts::new(Budget::Iterations(200), seed).search_guided(&game, EAST, Some(&NeverHigh));
+        for (c, score) in s.choices.iter().zip(&never) {
+            if score.is_infinite() {
+                assert_eq!(c.visits, 0, "seed {seed}: {:?} searched", c.action);
+            }
+        }
+        assert!(
+            never[s.best].is_finite(),
+            "seed {seed}: played {:?}",
+            s.choices[s.best].action
+        );
+    }
 }

@@ -587,7 +587,9 @@ impl<'a> Sight<'a> {
             Action::Order { leader, order } => self.order(*leader, order),
             Action::Fleet { fleet, order } => self.fleet(*fleet, order),
             Action::Commit => 0.0,
-            Action::Cancel { .. } => -1000.0,
+            // Never its own orders undone: a search would otherwise cancel and write them
+            // again and again, the evaluation reading better before they are carried out.
+            Action::Cancel { .. } => f64::NEG_INFINITY,
             Action::Command { .. } | Action::Losses { .. } | Action::Escort { .. } => -1.0,
             Action::Take { leader, .. } => {
                 if s.leaders[*leader].place.is_some_and(|p| !p.inside) {

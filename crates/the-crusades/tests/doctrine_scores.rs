@@ -4,7 +4,8 @@
 //! positions), are fingerprinted decision by decision: the bits of every score the doctrine
 //! gives every legal action, in order, compared with the snapshot
 //! `tests/golden/doctrine-scores.txt` (taken from the doctrine as it was before its land
-//! distances and each leader's standing were kept, issue 5). Regenerate only for an intended
+//! distances and each leader's standing were kept, issue 5; again when it marked cancelling
+//! its own orders as never done). Regenerate only for an intended
 //! change of the doctrine, with
 //! `UPDATE_GOLDEN=1 cargo test --release -p the-crusades --test doctrine_scores`.
 
