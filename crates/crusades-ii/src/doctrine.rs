@@ -19,7 +19,9 @@
 //!   (5.31, out of command units are crippled, 5.33), on defensive terrain (8.2), not next to
 //!   a much stronger enemy; bowmen keep their range (9.11); routed units run from the enemy
 //!   towards their leader to rally (5.5, 10.2). A move must gain something to be made, so
-//!   counters do not wander; leaders stay with their commands and in a stack (4.2).
+//!   counters do not wander; leaders stay with their commands and in a stack (4.2). The
+//!   phase is never ended while a counter has a move worth making, so that a search the
+//!   doctrine guides does not end it early either.
 //! - **Fire before melee** (9.1, 9.12, 9.13): every unit fires at its best target, except an
 //!   offensive shot at an adjacent hex that would commit it to a bad melee (9.31).
 //! - **Melee** (9.3-9.41): an attack is declared when the expected step losses it inflicts,
@@ -81,7 +83,30 @@ impl Tactics {
     /// (tests/shortcuts.rs checks the kept best moves, [`KeptMoves`], against it).
     pub fn plain_scores(&self, state: &State, seat: Seat, legal: &[Action]) -> Vec<f64> {
         let view = Sight::new(state, seat);
-        legal.iter().map(|a| view.score(a)).collect()
+        let mut scores: Vec<f64> = legal.iter().map(|a| view.score(a)).collect();
+        never_end_movement_early(legal, &mut scores);
+        scores
+    }
+}
+
+/// Movement (8.0): the doctrine never ends its Movement Phase while a counter has a move it
+/// values (a selection scored above nothing): the end is then scored `f64::NEG_INFINITY`,
+/// which the heuristic player, taking the best score, never chose anyway. A guided search
+/// then does not consider it either: a search a few decisions deep, whose leaves the
+/// evaluation reads before the moves left undone would have told, ended Hattin's Movement
+/// Phases early and left its counters where they stood (the search against the heuristic
+/// at Hattin, the same 17 pairs of dice: 9 of 33 games won with the early end, 13 of 34
+/// without; as the Crusaders 7 of 17 and 10 of 17, the doctrine itself winning 9).
+fn never_end_movement_early(legal: &[Action], scores: &mut [f64]) {
+    let Some(end) = legal.iter().position(|a| matches!(a, Action::EndMovement)) else {
+        return;
+    };
+    let valued = legal
+        .iter()
+        .zip(scores.iter())
+        .any(|(a, &s)| !matches!(a, Action::EndMovement) && s > 0.0);
+    if valued {
+        scores[end] = f64::NEG_INFINITY;
     }
 }
 
@@ -95,29 +120,32 @@ impl Policy<State> for Tactics {
         let selecting = state.phase == Phase::Movement
             && seat.index() < 2
             && legal.iter().any(|a| matches!(a, Action::Select { .. }));
-        if !selecting {
-            return legal.iter().map(|a| view.score(a)).collect();
-        }
-        KEPT_MOVES.with(|kept| {
-            let slot = &mut kept.borrow_mut()[seat.index()];
-            let mut memo = match slot.take() {
-                Some(k) => k,
-                None => KeptMoves::new(&view),
-            };
-            if !memo.refresh(&view) {
-                memo = KeptMoves::new(&view);
-            }
-            let scores = legal
-                .iter()
-                .map(|a| match a {
-                    Action::Select { unit } => memo.best_move(&view, *unit),
-                    Action::SelectLeader { leader } => memo.best_leader_move(&view, *leader),
-                    _ => view.score(a),
-                })
-                .collect();
-            *slot = Some(memo);
-            scores
-        })
+        let mut scores: Vec<f64> = if !selecting {
+            legal.iter().map(|a| view.score(a)).collect()
+        } else {
+            KEPT_MOVES.with(|kept| {
+                let slot = &mut kept.borrow_mut()[seat.index()];
+                let mut memo = match slot.take() {
+                    Some(k) => k,
+                    None => KeptMoves::new(&view),
+                };
+                if !memo.refresh(&view) {
+                    memo = KeptMoves::new(&view);
+                }
+                let scores = legal
+                    .iter()
+                    .map(|a| match a {
+                        Action::Select { unit } => memo.best_move(&view, *unit),
+                        Action::SelectLeader { leader } => memo.best_leader_move(&view, *leader),
+                        _ => view.score(a),
+                    })
+                    .collect();
+                *slot = Some(memo);
+                scores
+            })
+        };
+        never_end_movement_early(legal, &mut scores);
+        scores
     }
 
     /// A planned search ([`ai::Mcts::planned`]) weighs the orders (5.1, 5.2: the chits that
@@ -1843,6 +1871,50 @@ mod tests {
             chosen
         };
         assert_eq!(run(), run());
+    }
+
+    #[test]
+    fn the_movement_phase_is_never_ended_while_a_counter_has_a_move_worth_making() {
+        // Hattin played by the doctrine: at each selection of the Movement Phase (8.0) the
+        // end is never taken while some counter's best move gains something, and is an
+        // ordinary choice (0) when none does.
+        let mut g = start("hattin", 3, &[]);
+        let mut players: [Box<dyn Player<State>>; 2] = [heuristic(3), heuristic(4)];
+        let (mut barred, mut open) = (0, 0);
+        let mut searched = false;
+        while let Pending::Seats(seats) = g.pending() {
+            let seat = seats[0];
+            let legal = g.legal_actions(seat);
+            if let Some(end) = legal.iter().position(|a| *a == Action::EndMovement) {
+                let scores = Tactics.scores(&g, seat, &legal);
+                assert_eq!(scores, Tactics.plain_scores(&g, seat, &legal));
+                let valued = (0..legal.len()).any(|i| i != end && scores[i] > 0.0);
+                if valued {
+                    assert_eq!(scores[end], f64::NEG_INFINITY);
+                    barred += 1;
+                    // A search guided by the doctrine does not even try it.
+                    if !searched {
+                        let mut m = ai::Mcts::new(ai::Budget::Iterations(60), 9);
+                        m.playout_depth = Some(0);
+                        let search = m.search_guided(&g, seat, Some(&Tactics));
+                        let ended = search
+                            .choices
+                            .iter()
+                            .find(|c| c.action == Action::EndMovement)
+                            .expect("the end is a legal action");
+                        assert_eq!(ended.visits, 0);
+                        assert_ne!(search.choices[search.best].action, Action::EndMovement);
+                        searched = true;
+                    }
+                } else {
+                    assert_eq!(scores[end], 0.0);
+                    open += 1;
+                }
+            }
+            let a = players[seat.index()].choose(&g, seat);
+            g.apply(seat, &a, &mut Log::discarding()).unwrap();
+        }
+        assert!(barred > 10 && open > 10, "{barred} barred, {open} open");
     }
 
     #[test]
