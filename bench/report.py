@@ -690,6 +690,21 @@ scores check each bit for bit. Games the doctrine plays on both sides cost that 
 What remains of a selection: the searches of the counters a move did touch (about half of
 them: the lines stand close).
 
+On 2026-12-07 a search's decisions became 7-19% cheaper, making the same decisions
+(callgrind, the `mcts:1000` player against the heuristic on pair 0's dice: Hattin's Muslims,
+their decisions 301-330, 7.67G instructions down to 6.25G, -18.5%; Hab's first 40 decisions
+-11.5%; Tannenburg's decisions 201-240 -13.3%; Nicopolis's -6.7%). The evaluation's melee threat,
+worked out at every leaf of a search, no longer builds the doctrine's board of who stands
+where, which weighing a melee never reads; whether a skirmisher stands beside a formed enemy
+is read from the hexes around each such enemy, not from a breadth-first search over the
+whole map; and a selected counter's moves are worked out when first asked for (its legal
+actions, or whether a move is one of them), so that a search whose tree ends at a `select`
+scores the position without searching them. Random play costs what it did (Hattin 48,995
+instructions a ply against 48,828). What remains of a search's decision (Hattin, as above):
+the doctrine's scores 53% (its counters' best moves 39%), the selected counter's moves when
+its move is checked 22% (every iteration replays the tree's path in a re-sampled world, and
+the rules check each move it makes there), the evaluation 8%, and copying states 9%.
+
 The Crusades: about 33k instructions a ply, down from 48k (and 3.8 million three sessions
 ago). Paths are stored in place (at most 10 steps) so that listed orders allocate nothing
 and touch no shared count; one pass over the order book marks who is ordered, carried,

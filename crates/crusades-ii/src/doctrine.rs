@@ -521,18 +521,17 @@ struct Sight<'a> {
     s: &'a State,
     me: Seat,
     foe: Seat,
-    /// Per map hex (dense index): distance to the nearest enemy that is not routed nor a
-    /// skirmisher (worked out when first asked for).
-    formed_near: OnceCell<Vec<u32>>,
-    /// Per map hex: the side of the combat units there.
-    occupant: Vec<Option<Seat>>,
+    /// Per map hex (dense index): whether it holds or borders an enemy that is not routed
+    /// nor a skirmisher (worked out when first asked for).
+    formed_beside: OnceCell<Vec<bool>>,
+    /// Who stands where (worked out when first asked for: weighing a melee, as the
+    /// evaluation does at every leaf of a search, never asks).
+    board: OnceCell<Board>,
     /// The rules' map analysis ([`State::situation`]), for the moves of counters.
     situation: OnceCell<std::rc::Rc<crate::zoc::Situation>>,
-    /// Per map hex: the strength of the enemy units there that are not routed.
-    enemy_strength: Vec<f64>,
     /// Per facing ([`Vertex::index`]): the directions in its front and in its flank arcs
     /// (6.11), one bit per [`Direction::index`].
-    arcs: [(u8, u8); 6],
+    arcs: &'static [(u8, u8); 6],
     /// Per map hex: its terms, once looked at (the moves of the counters of a side share
     /// their hexes: a counter's come hex by hex, a facing each).
     hex_terms: RefCell<Vec<Option<HexTerms>>>,
@@ -549,6 +548,33 @@ struct Sight<'a> {
     road_block: OnceCell<Option<RoadBlock>>,
     /// [`Sight::looseness`], worked out when first asked for.
     loose: OnceCell<f64>,
+}
+
+/// Who stands where, per map hex (dense index), as the doctrine's side sees it.
+struct Board {
+    /// The side of the combat units there.
+    occupant: Vec<Option<Seat>>,
+    /// The strength of the enemy units there that are not routed.
+    enemy_strength: Vec<f64>,
+}
+
+/// Per facing ([`Vertex::index`]): the directions in its front and in its flank arcs (6.11),
+/// one bit per [`Direction::index`].
+fn arcs() -> &'static [(u8, u8); 6] {
+    static ARCS: std::sync::OnceLock<[(u8, u8); 6]> = std::sync::OnceLock::new();
+    ARCS.get_or_init(|| {
+        let mut arcs = [(0, 0); 6];
+        for f in Vertex::ALL {
+            for d in Direction::ALL {
+                match f.arc_of(d) {
+                    Arc::Front => arcs[f.index() as usize].0 |= 1 << d.index(),
+                    Arc::Flank => arcs[f.index() as usize].1 |= 1 << d.index(),
+                    _ => {}
+                }
+            }
+        }
+        arcs
+    })
 }
 
 /// Nicopolis 14.1, for the Turks: the road hexes that would block the Crusaders' roads.
@@ -659,38 +685,14 @@ fn fails(morale: u8) -> f64 {
 
 impl<'a> Sight<'a> {
     fn new(s: &'a State, me: Seat) -> Self {
-        let foe = s.battle.enemy(me);
-        let grid = &s.battle.map.grid;
-        let mut occupant = vec![None; grid.len()];
-        let mut enemy_strength = vec![0.0; grid.len()];
-        for u in s.unit_ids() {
-            let Some(i) = s.hex(u).and_then(|h| grid.index(h)) else {
-                continue;
-            };
-            occupant[i] = Some(s.side(u));
-            if s.side(u) == foe && !s.unit(u).routed {
-                enemy_strength[i] += f64::from(s.values(u).strength);
-            }
-        }
-        let mut arcs = [(0, 0); 6];
-        for f in Vertex::ALL {
-            for d in Direction::ALL {
-                match f.arc_of(d) {
-                    Arc::Front => arcs[f.index() as usize].0 |= 1 << d.index(),
-                    Arc::Flank => arcs[f.index() as usize].1 |= 1 << d.index(),
-                    _ => {}
-                }
-            }
-        }
         Sight {
             s,
             me,
-            foe,
-            formed_near: OnceCell::new(),
-            occupant,
+            foe: s.battle.enemy(me),
+            formed_beside: OnceCell::new(),
+            board: OnceCell::new(),
             situation: OnceCell::new(),
-            enemy_strength,
-            arcs,
+            arcs: arcs(),
             hex_terms: RefCell::new(Vec::new()),
             last_mover: RefCell::new(None),
             last_leader: RefCell::new(None),
@@ -698,6 +700,29 @@ impl<'a> Sight<'a> {
             road_block: OnceCell::new(),
             loose: OnceCell::new(),
         }
+    }
+
+    /// [`Board`]: who stands where.
+    fn board(&self) -> &Board {
+        self.board.get_or_init(|| {
+            let s = self.s;
+            let grid = &s.battle.map.grid;
+            let mut occupant = vec![None; grid.len()];
+            let mut enemy_strength = vec![0.0; grid.len()];
+            for u in s.unit_ids() {
+                let Some(i) = s.hex(u).and_then(|h| grid.index(h)) else {
+                    continue;
+                };
+                occupant[i] = Some(s.side(u));
+                if s.side(u) == self.foe && !s.unit(u).routed {
+                    enemy_strength[i] += f64::from(s.values(u).strength);
+                }
+            }
+            Board {
+                occupant,
+                enemy_strength,
+            }
+        })
     }
 
     /// Nicopolis 14.1: the Turk wins at the end if his non-routed units in command occupy
@@ -828,17 +853,30 @@ impl<'a> Sight<'a> {
         self.situation().near(self.s, self.foe)
     }
 
-    /// Distances to the nearest formed enemy ([`Sight::formed_near`]).
-    fn formed_near(&self) -> &[u32] {
-        self.formed_near.get_or_init(|| {
-            let s = self.s;
-            distance_field(
-                s,
-                s.on_map(self.foe)
-                    .filter(|&u| !s.unit(u).routed && !s.skirmisher(u))
-                    .filter_map(|u| s.hex(u)),
-            )
-        })
+    /// Whether hex `h` holds or borders a formed enemy: one not routed nor a skirmisher
+    /// ([`Sight::formed_beside`]).
+    fn beside_formed(&self, h: Hex) -> bool {
+        let s = self.s;
+        let map = &s.battle.map;
+        let beside = self.formed_beside.get_or_init(|| {
+            let mut beside = vec![false; map.grid.len()];
+            for u in s.on_map(self.foe) {
+                if s.unit(u).routed || s.skirmisher(u) {
+                    continue;
+                }
+                let Some(i) = s.hex(u).and_then(|h| map.grid.index(h)) else {
+                    continue;
+                };
+                beside[i] = true;
+                for &n in &map.neighbour[i] {
+                    if n != OFF_GRID {
+                        beside[n as usize] = true;
+                    }
+                }
+            }
+            beside
+        });
+        map.grid.index(h).is_some_and(|i| beside[i])
     }
 
     /// The terms of hex `h` ([`HexTerms`]).
@@ -859,6 +897,7 @@ impl<'a> Sight<'a> {
         let map = &self.s.battle.map;
         let enemy = self.enemy_distance(h);
         let enemy_near = self.enemy_near();
+        let board = self.board();
         let mut t = HexTerms {
             hex: h,
             enemy,
@@ -880,12 +919,12 @@ impl<'a> Sight<'a> {
                 t.towards |= bit;
             }
             let Some(n) = n else { continue };
-            match self.occupant[n] {
+            match board.occupant[n] {
                 Some(x) if x == self.foe => t.foes |= bit,
                 Some(x) if x == self.me => t.friends |= bit,
                 _ => {}
             }
-            t.theirs = f64::max(t.theirs, self.enemy_strength[n]);
+            t.theirs = f64::max(t.theirs, board.enemy_strength[n]);
         }
         t
     }
@@ -897,7 +936,7 @@ impl<'a> Sight<'a> {
             .map
             .grid
             .index(h)
-            .and_then(|i| self.occupant[i])
+            .and_then(|i| self.board().occupant[i])
     }
 
     /// Friendly stacks next to `h`, not counting the hex `leaving` (a stack moving away).
@@ -1015,7 +1054,7 @@ impl<'a> Sight<'a> {
 
     fn place(&self, u: UnitId, h: Hex, f: Vertex) -> f64 {
         let friends = self.friends_beside(h, None).min(2) as f64;
-        let enemy = if self.occupant.contains(&Some(self.foe)) {
+        let enemy = if self.board().occupant.contains(&Some(self.foe)) {
             self.facing_value(u, h, f) - 0.1 * f64::from(self.enemy_distance(h))
         } else {
             0.0
@@ -1309,7 +1348,7 @@ impl<'a> Sight<'a> {
         if let Some(ideal) = m.ideal {
             // 5.4, 9.11: keep the enemy in range but out of reach of melee.
             v -= 1.5 * f64::from(e.abs_diff(ideal));
-            if self.near(self.formed_near(), h) <= 1 {
+            if self.beside_formed(h) {
                 v -= 2.0;
             }
         } else {
@@ -1413,7 +1452,7 @@ impl<'a> Sight<'a> {
         if s.phase == Phase::Withdrawal(self.me) {
             // 5.4: skirmishers leave the ZOC of formed troops before combat.
             let h = s.hex(u).unwrap_or(to);
-            return if self.near(self.formed_near(), h) <= 1 {
+            return if self.beside_formed(h) {
                 2.0 + place
             } else {
                 -1.0

@@ -76,7 +76,7 @@ impl engine::Game for State {
     fn determinize(&self, seat: Seat, rng: &mut dyn rand_core::RngCore) -> Self {
         let mut s = self.clone();
         // The selected counter's moves follow from its leader's chit: worked out afresh.
-        s.selected_moves = None;
+        s.selected_moves = std::sync::OnceLock::new();
         let other = self.battle.enemy(seat);
         for l in self.chit_leaders(other) {
             let allowed = self.allowed_chits(l);

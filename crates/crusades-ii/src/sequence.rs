@@ -200,14 +200,9 @@ impl State {
     /// move; with a counter selected, its moves and `deselect`. Every sequence of moves of
     /// 8.0 is still legal: each move is its `select` and then the move.
     fn movement_actions(&self, out: &mut Vec<Action>) {
-        if let Some(p) = self.selected {
-            match &self.selected_moves {
-                Some(moves) => {
-                    out.reserve_exact(moves.len() + 1);
-                    out.extend(moves.actions());
-                }
-                None => out.extend(self.moves_of(p)),
-            }
+        if let Some(moves) = self.selected_moves() {
+            out.reserve_exact(moves.len() + 1);
+            out.extend(moves.actions());
             out.push(Action::Deselect);
             return;
         }
@@ -471,10 +466,10 @@ impl State {
             Phase::Movement,
         ) = (action, self.tasks.is_empty(), self.phase)
         {
-            if let (Some(Pick::Unit(u)), Some(moves), true) =
-                (self.selected, &self.selected_moves, via.is_empty())
-            {
-                return u == *unit && self.is_pending(seat) && moves.contains(action);
+            if let (Some(Pick::Unit(u)), true) = (self.selected, via.is_empty()) {
+                return u == *unit
+                    && self.is_pending(seat)
+                    && self.selected_moves().is_some_and(|m| m.contains(action));
             }
             let mut route = via.clone();
             if !route.is_empty() {
@@ -512,10 +507,7 @@ impl State {
                 }
                 Action::MoveLeader { leader, .. } if self.selected.is_some() => {
                     return self.selected == Some(Pick::Leader(*leader))
-                        && match &self.selected_moves {
-                            Some(moves) => moves.contains(action),
-                            None => self.moves_of(Pick::Leader(*leader)).contains(action),
-                        };
+                        && self.selected_moves().is_some_and(|m| m.contains(action));
                 }
                 Action::MoveLeader { leader, to } => {
                     // With nothing selected, a shorthand for its `select` and the move.
@@ -648,7 +640,7 @@ impl State {
                 via,
             } => {
                 // A reinforcement's entry hex, found when it was selected (with its moves).
-                let entry = match (&self.selected_moves, via.is_empty()) {
+                let entry = match (self.selected_moves.get(), via.is_empty()) {
                     (Some(moves), true) if self.unit(unit).loc == Loc::Waiting => {
                         moves.entry_of(unit, alone, to, facing)
                     }
@@ -656,20 +648,20 @@ impl State {
                 };
                 self.move_unit(unit, alone, to, facing, &via, entry, log);
                 self.selected = None;
-                self.selected_moves = None;
+                self.selected_moves = std::sync::OnceLock::new();
                 self.deselected.clear();
             }
             Action::Select { unit } => self.select(Pick::Unit(unit)),
             Action::SelectLeader { leader } => self.select(Pick::Leader(leader)),
             Action::Deselect => {
-                self.selected_moves = None;
+                self.selected_moves = std::sync::OnceLock::new();
                 if let Some(p) = self.selected.take() {
                     self.deselected.push(p);
                 }
             }
             Action::MoveLeader { leader, to } => {
                 self.selected = None;
-                self.selected_moves = None;
+                self.selected_moves = std::sync::OnceLock::new();
                 self.deselected.clear();
                 self.leaders[leader as usize].loc = Loc::Map(to);
                 self.leaders[leader as usize].moved = true;
@@ -828,10 +820,22 @@ impl State {
         }
     }
 
-    /// Selects a counter to move next, working out its moves once.
+    /// Selects a counter to move next; its moves are worked out when first asked for
+    /// ([`State::selected_moves()`]).
     fn select(&mut self, p: Pick) {
-        self.selected_moves = Some(std::sync::Arc::new(self.selected_moves_of(p)));
+        self.selected_moves = std::sync::OnceLock::new();
         self.selected = Some(p);
+    }
+
+    /// The moves of the selected counter, if one is selected: worked out the first time
+    /// they are asked for (its legal actions, or whether a move is one of them), then kept
+    /// (in the field of that name).
+    pub fn selected_moves(&self) -> Option<&SelectedMoves> {
+        let p = self.selected?;
+        Some(
+            self.selected_moves
+                .get_or_init(|| std::sync::Arc::new(self.selected_moves_of(p))),
+        )
     }
 
     /// Moves `unit` (with its stack unless `alone`) to `to` facing `facing`, by the path
@@ -933,7 +937,7 @@ impl State {
 
     fn end_movement(&mut self, log: &mut Log) {
         self.selected = None;
-        self.selected_moves = None;
+        self.selected_moves = std::sync::OnceLock::new();
         self.deselected.clear();
         if self.night() {
             // 12.21: units in enemy ZOCs at the end of a night movement lose a step.
@@ -1070,7 +1074,7 @@ impl State {
         self.phase = Phase::Movement;
         self.entries.clear();
         self.selected = None;
-        self.selected_moves = None;
+        self.selected_moves = std::sync::OnceLock::new();
         self.deselected.clear();
         let side = self.active;
         for u in self.unit_ids().collect::<Vec<_>>() {

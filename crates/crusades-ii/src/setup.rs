@@ -82,7 +82,7 @@ impl State {
             action: None,
             selected: None,
             deselected: Vec::new(),
-            selected_moves: None,
+            selected_moves: std::sync::OnceLock::new(),
             outcome: None,
         };
         if options.historical_commands {

@@ -369,11 +369,13 @@ pub struct State {
     /// counter moves, so that choosing and putting back cannot go on forever.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub deselected: Vec<Pick>,
-    /// The moves of the selected counter, worked out when it was selected: nothing can
-    /// change them before it moves or is put back. Not part of the serialised state (it
-    /// follows from the rest); a re-sampled state drops it ([`engine::Game::determinize`]).
+    /// The moves of the selected counter, worked out when first asked for
+    /// ([`State::selected_moves()`]) and kept: nothing can change them before it moves or is
+    /// put back. A search whose tree ends at a `select` scores the position without ever
+    /// asking. Not part of the serialised state (it follows from the rest); a re-sampled
+    /// state drops it ([`engine::Game::determinize`]).
     #[serde(skip)]
-    pub selected_moves: Option<Arc<SelectedMoves>>,
+    pub selected_moves: std::sync::OnceLock<Arc<SelectedMoves>>,
     /// The result, once over.
     pub outcome: Option<engine::Outcome>,
 }
@@ -391,7 +393,7 @@ pub enum CrossState {
     Captured,
 }
 
-/// The moves of the selected counter ([`State::selected_moves`]), in the order its `move`
+/// The moves of the selected counter ([`State::selected_moves()`]), in the order its `move`
 /// actions are listed, kept as short as they can be: a search's copies of the state share
 /// them, and the legal actions are made from them afresh each time.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -151,3 +151,67 @@ fn a_free_change_may_not_go_back_to_a_chit_held_this_phase() {
     assert!(!l.contains(&"chit Il-Ghazi advance".to_string()));
     assert!(l.contains(&"chit Il-Ghazi retreat".to_string()));
 }
+
+/// A selected counter's moves are searched when first asked for, not at its `select`, so
+/// that a search whose tree ends there scores the position without searching them; asked
+/// for, they are those the counter had when selected, and a move of them is checked against
+/// them whether or not they were listed first.
+#[test]
+fn a_selected_counters_moves_are_searched_when_first_asked_for() {
+    let s = first_movement();
+    let side = mover(&s);
+    let first = legal(&s, &side)
+        .into_iter()
+        .find(|a| a.starts_with("select "))
+        .expect("a counter to select");
+    let pick = first.trim_start_matches("select ").to_string();
+    let mut t = s.clone();
+    act(&mut t, &side, &first, &[]);
+    assert!(
+        t.selected_moves.get().is_none(),
+        "not searched at the select"
+    );
+    let expected = t.moves_of(t.selected.expect("selected"));
+    let listed = t.legal_actions(t.active);
+    assert!(t.selected_moves.get().is_some(), "kept once listed");
+    assert_eq!(listed[..listed.len() - 1], expected[..]);
+    // Unlisted, a move is checked against the moves searched then.
+    let mut u = s.clone();
+    act(&mut u, &side, &first, &[]);
+    let mv = t.action_text(&expected[expected.len() / 2]);
+    assert!(mv.starts_with(&format!("move {pick} ")), "{mv}");
+    act(&mut u, &side, &mv, &[]);
+    assert!(u.selected.is_none() && u.selected_moves.get().is_none());
+    // A move to a hex it cannot reach is refused, its moves not yet listed.
+    let mut v = s.clone();
+    act(&mut v, &side, &first, &[]);
+    let crusades_ii::action::Action::Move {
+        unit,
+        alone,
+        facing,
+        ..
+    } = expected[0].clone()
+    else {
+        panic!("a unit's move: {:?}", expected[0]);
+    };
+    let far = v
+        .battle
+        .map
+        .grid
+        .hexes()
+        .find(|&h| {
+            !expected
+                .iter()
+                .any(|a| matches!(a, crusades_ii::action::Action::Move { to, .. } if *to == h))
+        })
+        .expect("a hex out of reach");
+    let refused = crusades_ii::action::Action::Move {
+        unit,
+        alone,
+        to: far,
+        facing,
+        via: Vec::new(),
+    };
+    let text = v.action_text(&refused);
+    assert!(try_act(&mut v, &side, &text, &[]).is_err(), "{text}");
+}

@@ -257,7 +257,7 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
                 }
                 // A selected reinforcement's entry hexes, kept from its selection: those its
                 // move would look up.
-                if let Some(moves) = s.selected_moves.as_deref() {
+                if let Some(moves) = s.selected_moves() {
                     if let crusades_ii::state::SelectedMoves::Unit { unit, moves: m, .. } = moves {
                         if s.unit(*unit).loc == crusades_ii::state::Loc::Waiting {
                             let sit = s.situation();
