@@ -63,6 +63,15 @@
 //! node for them would let them answer orders they cannot see. Other seats' decisions at
 //! other times are tree nodes scored for them.
 //!
+//! **Work taken over.** Every iteration replays its tree's decisions in a world of its own,
+//! and the rules check each decision replayed. For a game that says so
+//! ([`Game::REUSES_WORK`]), each decision of the tree keeps the world it was first reached in,
+//! and a later world reaching it takes over what that one has worked out and still holds
+//! ([`Game::reuse_work`]; in Crusades II, the selected counter's moves, which checking a move
+//! needs: a fifth of a search's cost at Hattin). Only results that follow from the rest of
+//! the state are taken over, so the search is the same ([`Mcts::reuses_work`] off, a test
+//! checks it).
+//!
 //! The move played is the searching seat's most visited action at the root (ties: the
 //! better scored, then the doctrine's preference, then at random).
 //!
@@ -162,6 +171,11 @@ pub struct Mcts {
     /// every other by more than the iterations left (see the module's documentation). On by
     /// default; a planned search, which plays the best mean, never stops early.
     pub stops_when_settled: bool,
+    /// Whether a search hands the world each decision of its tree was first reached in to
+    /// the worlds that reach it later ([`Game::reuse_work`]), for a game that reuses work
+    /// ([`Game::REUSES_WORK`]). On by default; it changes only the cost of a search (off, a
+    /// test checks that the search is the same).
+    pub reuses_work: bool,
     /// The lowest and highest log-odds of the mean reward of a node below the root in the
     /// current search.
     range: (f64, f64),
@@ -220,7 +234,7 @@ pub struct Choice<A> {
 
 /// A node of the tree: the decision that led to it, its statistics, and what a search
 /// considers after it.
-struct Node<A> {
+struct Node<A, S> {
     /// The seat whose decision led here (the searching seat at the root).
     seat: Seat,
     visits: u32,
@@ -231,7 +245,7 @@ struct Node<A> {
     prior: f64,
     /// The decisions considered after this node, one list per seat that decided here: worked
     /// out the first time an iteration passes here with that seat to decide.
-    options: Vec<Options<A>>,
+    options: Vec<Options<A, S>>,
     /// The decisions taken here by seats of a simultaneous step other than the searching
     /// seat: (seat, how many it had taken here before, the doctrine's choice). Worked out
     /// once, in the first world that reached this node.
@@ -240,13 +254,17 @@ struct Node<A> {
 
 /// The decisions a node considers for one seat, each with its prior and, once tried, its
 /// child node.
-struct Options<A> {
+struct Options<A, S> {
     seat: Seat,
     actions: Vec<(A, f64)>,
     children: Vec<Option<usize>>,
+    /// The world they were worked out in, for a game that reuses work ([`Game::REUSES_WORK`]):
+    /// later iterations that come here take over what it has worked out
+    /// ([`Game::reuse_work`]).
+    first_world: Option<S>,
 }
 
-impl<A> Node<A> {
+impl<A, S> Node<A, S> {
     fn new(seat: Seat, prior: f64) -> Self {
         Node {
             seat,
@@ -281,6 +299,7 @@ impl Mcts {
             normalize: false,
             planned: false,
             stops_when_settled: true,
+            reuses_work: true,
             range: (f64::INFINITY, f64::NEG_INFINITY),
             rng: rng(seed),
         }
@@ -317,7 +336,7 @@ impl Mcts {
             }
             _ => vec![0.0; legal.len()],
         };
-        let mut nodes: Vec<Node<G::Action>> = vec![Node::new(seat, 0.0)];
+        let mut nodes: Vec<Node<G::Action, G>> = vec![Node::new(seat, 0.0)];
         let mut iterations = 0u32;
         self.range = (f64::INFINITY, f64::NEG_INFINITY);
         if legal.len() > 1 {
@@ -329,6 +348,7 @@ impl Mcts {
                 seat,
                 children: vec![None; root.len()],
                 actions: root,
+                first_world: (G::REUSES_WORK && self.reuses_work).then(|| state.clone()),
             });
             let start = Instant::now();
             // A planned search's rounds: the root's candidates in turn, each round on one
@@ -422,7 +442,7 @@ impl Mcts {
         &mut self,
         mut world: G,
         observer: Seat,
-        nodes: &mut Vec<Node<G::Action>>,
+        nodes: &mut Vec<Node<G::Action, G>>,
         policy: Option<&dyn Policy<G>>,
         root_pick: Option<usize>,
     ) {
@@ -517,7 +537,7 @@ impl Mcts {
     fn descend<G: Game>(
         &mut self,
         world: &mut G,
-        nodes: &mut Vec<Node<G::Action>>,
+        nodes: &mut Vec<Node<G::Action, G>>,
         here: usize,
         decider: Seat,
         policy: Option<&dyn Policy<G>>,
@@ -531,10 +551,14 @@ impl Mcts {
                     seat: decider,
                     children: vec![None; actions.len()],
                     actions,
+                    first_world: (G::REUSES_WORK && self.reuses_work).then(|| world.clone()),
                 });
                 nodes[here].options.len() - 1
             }
         };
+        if let Some(first) = &nodes[here].options[o].first_world {
+            world.reuse_work(first);
+        }
         let mut refused = vec![false; nodes[here].options[o].actions.len()];
         loop {
             let options = &nodes[here].options[o];
@@ -576,10 +600,10 @@ impl Mcts {
     /// exploration term (UCB1) and the doctrine's prior (`bias * prior * sqrt(N) / (1 +
     /// visits)`, as in PUCT), so that where rewards barely differ the doctrine's choice gets
     /// most visits. `None` when every tried option is refused.
-    fn select<A>(
+    fn select<A, S>(
         &self,
-        nodes: &[Node<A>],
-        options: &Options<A>,
+        nodes: &[Node<A, S>],
+        options: &Options<A, S>,
         refused: &[bool],
     ) -> Option<usize> {
         let total: u32 = options
@@ -623,7 +647,7 @@ impl Mcts {
     fn reply<G: Game>(
         &mut self,
         world: &mut G,
-        nodes: &mut [Node<G::Action>],
+        nodes: &mut [Node<G::Action, G>],
         here: usize,
         seat: Seat,
         taken: u32,
@@ -723,7 +747,7 @@ impl Mcts {
 
 /// Whether the most visited of the root's options leads every other by more than `left`
 /// iterations, so that none can overtake it before the budget runs out.
-fn settled<A>(nodes: &[Node<A>], left: u32) -> bool {
+fn settled<A, S>(nodes: &[Node<A, S>], left: u32) -> bool {
     let Some(root) = nodes[0].options.first() else {
         return false;
     };

@@ -90,6 +90,14 @@ impl engine::Game for State {
         s
     }
 
+    const REUSES_WORK: bool = true;
+
+    /// The selected counter's moves, the dearest part of checking a move, taken over from the
+    /// state a search first reached the decision in ([`State::reuse_selected_moves`]).
+    fn reuse_work(&mut self, earlier: &Self) {
+        self.reuse_selected_moves(earlier);
+    }
+
     /// How the battle stands for `seat`, for searches cut short: the chance of winning by
     /// the battle's fitted evaluation ([`crate::evaluation`]); a finished game is 1, 0.5 or 0.
     fn evaluate(&self, seat: Seat) -> f64 {

@@ -838,6 +838,95 @@ impl State {
         )
     }
 
+    /// Takes over `earlier`'s moves of the selected counter ([`State::selected_moves()`]) if
+    /// it has worked them out for the same counter and nothing they follow from differs here
+    /// ([`State::moves_follow_alike`]): a search checks the move of each `move` decision of
+    /// its tree in every re-sampled world that replays it ([`engine::Game::reuse_work`]).
+    pub fn reuse_selected_moves(&mut self, earlier: &State) {
+        let Some(p) = self.selected else {
+            return;
+        };
+        if self.selected_moves.get().is_some() || earlier.selected != Some(p) {
+            return;
+        }
+        let Some(kept) = earlier.selected_moves.get() else {
+            return;
+        };
+        let mover = match p {
+            Pick::Unit(u) => self.side(u),
+            Pick::Leader(l) => self.battle.leaders[l as usize].side,
+        };
+        if self.moves_follow_alike(earlier, mover) {
+            let _ = self.selected_moves.set(std::sync::Arc::clone(kept));
+        }
+    }
+
+    /// Whether `other` is this state but for its dice and the command chits of the enemy of
+    /// `mover` (the secrets a search re-samples, [`engine::Game::determinize`]), so that a
+    /// counter of `mover`'s has the same moves in both: no move of a counter reads the
+    /// enemy's chits, which limit only their own leader's units (5.1). Every other field is
+    /// compared, so that a field added later is too; tests/shortcuts.rs checks moves taken
+    /// over against moves worked out afresh.
+    pub fn moves_follow_alike(&self, other: &State, mover: Seat) -> bool {
+        let State {
+            battle,
+            options,
+            dice: _,
+            turn,
+            phase,
+            active,
+            units,
+            leaders,
+            orders_done,
+            tasks,
+            melees,
+            attacked,
+            fire_target,
+            fire_closed,
+            entries,
+            holy_cross,
+            holy_cross_state,
+            victory_checking,
+            action,
+            selected,
+            deselected,
+            selected_moves: _,
+            outcome,
+        } = self;
+        std::sync::Arc::ptr_eq(battle, &other.battle)
+            && *turn == other.turn
+            && *phase == other.phase
+            && *active == other.active
+            && *selected == other.selected
+            && *options == other.options
+            && *units == other.units
+            && leaders.len() == other.leaders.len()
+            && leaders
+                .iter()
+                .zip(&other.leaders)
+                .enumerate()
+                .all(|(l, (a, b))| {
+                    if battle.leaders[l].side == mover {
+                        a == b
+                    } else {
+                        a.alike_but_chit(b)
+                    }
+                })
+            && *orders_done == other.orders_done
+            && *tasks == other.tasks
+            && *melees == other.melees
+            && *attacked == other.attacked
+            && *fire_target == other.fire_target
+            && *fire_closed == other.fire_closed
+            && *entries == other.entries
+            && *holy_cross == other.holy_cross
+            && *holy_cross_state == other.holy_cross_state
+            && *victory_checking == other.victory_checking
+            && *action == other.action
+            && *deselected == other.deselected
+            && *outcome == other.outcome
+    }
+
     /// Moves `unit` (with its stack unless `alone`) to `to` facing `facing`, by the path
     /// `via` (or the cheapest); `known_entry` is a reinforcement's entry hex if already known
     /// (the one the search below finds).

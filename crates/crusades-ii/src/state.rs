@@ -124,6 +124,33 @@ pub struct Leader {
     pub chits_held: u8,
 }
 
+impl Leader {
+    /// Whether `other` is this leader but for his command chit and the chits he has held
+    /// this Order Phase: what the other seat cannot see of him (5.0).
+    pub fn alike_but_chit(&self, other: &Leader) -> bool {
+        let Leader {
+            loc,
+            chit: _,
+            replaced,
+            moved,
+            casualty_counted,
+            change_tried,
+            chit_moved,
+            chit_fought,
+            split,
+            chits_held: _,
+        } = self;
+        *loc == other.loc
+            && *replaced == other.replaced
+            && *moved == other.moved
+            && *casualty_counted == other.casualty_counted
+            && *change_tried == other.change_tried
+            && *chit_moved == other.chit_moved
+            && *chit_fought == other.chit_fought
+            && *split == other.split
+    }
+}
+
 /// Phases and segments of the sequence of play (3.0).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
 pub enum Phase {
@@ -373,7 +400,8 @@ pub struct State {
     /// ([`State::selected_moves()`]) and kept: nothing can change them before it moves or is
     /// put back. A search whose tree ends at a `select` scores the position without ever
     /// asking. Not part of the serialised state (it follows from the rest); a re-sampled
-    /// state drops it ([`engine::Game::determinize`]).
+    /// state drops it ([`engine::Game::determinize`]), and takes it over again from a state
+    /// in the same position ([`State::reuse_selected_moves`]).
     #[serde(skip)]
     pub selected_moves: std::sync::OnceLock<Arc<SelectedMoves>>,
     /// The result, once over.

@@ -215,3 +215,80 @@ fn a_selected_counters_moves_are_searched_when_first_asked_for() {
     let text = v.action_text(&refused);
     assert!(try_act(&mut v, &side, &text, &[]).is_err(), "{text}");
 }
+
+/// A search replays a `move` decision in many re-sampled worlds: the selected counter's moves
+/// are taken over from the world that first reached it only where nothing they follow from
+/// differs. The enemy's chits may (they are what a world re-samples, and no move reads them);
+/// the mover's own chits, another counter's place, another selected counter may not.
+#[test]
+fn a_selected_counters_moves_are_taken_over_only_in_the_same_position() {
+    let s = first_movement();
+    let side = mover(&s);
+    let first = legal(&s, &side)
+        .into_iter()
+        .find(|a| a.starts_with("select "))
+        .expect("a counter to select");
+    let mut t = s.clone();
+    act(&mut t, &side, &first, &[]);
+    assert!(t.selected_moves().is_some());
+    let fresh = |u: &crusades_ii::State| {
+        let mut u = u.clone();
+        u.selected_moves = std::sync::OnceLock::new();
+        u
+    };
+    let taken = |u: &crusades_ii::State| {
+        let mut u = fresh(u);
+        u.reuse_selected_moves(&t);
+        u.selected_moves.get().is_some()
+    };
+    assert!(taken(&t), "the same state");
+    let enemy = s.battle.enemy(s.active);
+    // The enemy's chits re-sampled: taken over.
+    let mut worlds = rand_pcg::Pcg64Mcg::new(11);
+    let mut differed = false;
+    for _ in 0..8 {
+        let w = t.determinize(t.active, &mut worlds);
+        differed |= t
+            .leader_ids()
+            .any(|l| t.leaders[l as usize].chit != w.leaders[l as usize].chit);
+        assert!(taken(&w), "a world with the enemy's chits re-sampled");
+    }
+    assert!(differed, "some world drew other enemy chits");
+    // The mover's own chit changed: not taken over.
+    let l = t
+        .leader_ids()
+        .find(|&l| {
+            t.battle.leaders[l as usize].side == t.active && t.leaders[l as usize].chit.is_some()
+        })
+        .expect("a leader of the mover with a chit");
+    let mut w = t.clone();
+    let own = w.leaders[l as usize].chit;
+    w.leaders[l as usize].chit = crusades_ii::scenario::Chit::ALL
+        .into_iter()
+        .find(|&c| Some(c) != own);
+    assert!(!taken(&w), "the mover's chit changed");
+    // Another counter standing elsewhere, enemy or friend: not taken over.
+    for who in [enemy, t.active] {
+        let mut w = t.clone();
+        let u = w
+            .unit_ids()
+            .find(|&u| {
+                w.side(u) == who
+                    && w.hex(u).is_some()
+                    && Some(crusades_ii::state::Pick::Unit(u)) != w.selected
+            })
+            .expect("a counter on the map");
+        w.units[u as usize].facing = w.units[u as usize].facing.opposite();
+        assert!(!taken(&w), "a counter of {who:?} turned");
+    }
+    // Another counter selected: not taken over.
+    let other = legal(&s, &side)
+        .into_iter()
+        .filter(|a| a.starts_with("select "))
+        .nth(1)
+        .expect("a second counter to select");
+    let mut w = s.clone();
+    act(&mut w, &side, &other, &[]);
+    assert!(!taken(&w), "another counter selected");
+    assert_eq!(enemy, s.battle.enemy(s.active));
+}

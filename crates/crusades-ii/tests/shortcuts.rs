@@ -12,8 +12,9 @@
 //! state), a reinforcement's search kept for the next waiting unit that moves alike, a
 //! reinforcement's selected moves kept one by one by their costs,
 //! whether a seat decides asked without listing the seats, a hex's grid index looked up in
-//! the map's table, fire's cheap test of range, and the doctrine's best moves kept from one
-//! selection to the next.
+//! the map's table, fire's cheap test of range, the doctrine's best moves kept from one
+//! selection to the next, and a selected counter's moves taken over from another re-sampled
+//! world in the same position.
 
 mod common;
 
@@ -174,7 +175,7 @@ fn check_fire(s: &State, seat: engine::Seat, legal: &[Action]) {
 
 #[test]
 fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
-    let mut checked = [0usize; 9];
+    let mut checked = [0usize; 11];
     for scenario in ["hattin", "hab", "nicopolis", "tannenburg"] {
         let advanced = [
             "advanced-sequence",
@@ -188,6 +189,7 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
             let mut s = common::start(scenario, options, seed);
             let mut rng = seed * 7919 + 1;
             let mut plies = 0;
+            let mut last_selected: Vec<State> = Vec::new();
             while let Pending::Seats(seats) = s.pending() {
                 let seat = seats[0];
                 for k in 0..3 {
@@ -278,6 +280,35 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
                         }
                     }
                 }
+                // A selected counter's moves taken over from another re-sampled world (as a
+                // search replays its tree's decisions), or from the last state the same
+                // counter was selected in: only where they are the moves worked out afresh.
+                if let Some(pick) = s.selected {
+                    let mut worlds = rand_pcg::Pcg64Mcg::new(u128::from(rng) | 1);
+                    let first = s.determinize(s.active, &mut worlds);
+                    first.selected_moves();
+                    let earlier = last_selected.iter().find(|e| e.selected == Some(pick));
+                    for (from, same) in [(Some(&first), true), (earlier, false)] {
+                        let Some(from) = from else { continue };
+                        let mut later = s.determinize(s.active, &mut worlds);
+                        later.reuse_selected_moves(from);
+                        match later.selected_moves.get() {
+                            Some(taken) => {
+                                let mut fresh = later.clone();
+                                fresh.selected_moves = std::sync::OnceLock::new();
+                                assert_eq!(
+                                    Some(&**taken),
+                                    fresh.selected_moves(),
+                                    "{scenario} seed {seed} ply {plies}: the moves taken over"
+                                );
+                                checked[9] += usize::from(same);
+                            }
+                            None => checked[10] += usize::from(!same),
+                        }
+                    }
+                    last_selected.retain(|e| e.selected != Some(pick));
+                    last_selected.push(first);
+                }
                 // The top of each stack found without listing it: first of the stack.
                 for u in s.unit_ids() {
                     let Some(h) = s.hex(u) else { continue };
@@ -299,7 +330,12 @@ fn the_shortcuts_agree_with_the_plain_rules_in_random_games() {
         }
     }
     assert!(
-        checked[..6].iter().all(|&n| n > 50) && checked[6] > 0 && checked[7] > 0 && checked[8] > 50,
+        checked[..6].iter().all(|&n| n > 50)
+            && checked[6] > 0
+            && checked[7] > 0
+            && checked[8] > 50
+            && checked[9] > 50
+            && checked[10] > 50,
         "positions checked: {checked:?}"
     );
 }
@@ -439,5 +475,44 @@ fn the_kept_best_moves_score_as_a_fresh_scoring() {
     assert!(
         selections > 500 && entering > 20,
         "selections checked: {selections}, reinforcements' moves: {entering}"
+    );
+}
+
+/// A search that takes over the selected counter's moves from the world a decision of its
+/// tree was first reached in ([`engine::Game::reuse_work`]) searches exactly as one that works
+/// them out afresh in every world: the same visits and the same mean rewards, bit for bit, at
+/// movement decisions (selections and moves) of a Hattin played by the doctrine.
+#[test]
+fn a_search_taking_over_selected_moves_searches_as_one_working_them_out() {
+    use ai::Policy;
+    use crusades_ii::doctrine::Tactics;
+    let mut s = common::start("hattin", &[], 8);
+    let (mut plies, mut compared, mut moves) = (0, 0, 0);
+    while let Pending::Seats(seats) = s.pending() {
+        if compared == 8 {
+            break;
+        }
+        let seat = seats[0];
+        let legal = s.legal_actions(seat);
+        if plies >= 150 && plies % 9 == 0 && s.phase == Phase::Movement && legal.len() > 1 {
+            let search = |reuses_work: bool| {
+                let mut mcts = ai::Mcts::new(ai::Budget::Iterations(150), plies);
+                mcts.playout_depth = Some(0);
+                mcts.reuses_work = reuses_work;
+                mcts.search_guided(&s, seat, Some(&Tactics))
+            };
+            assert_eq!(search(true), search(false), "ply {plies}");
+            compared += 1;
+            moves += usize::from(s.selected.is_some());
+        }
+        let scores = Tactics.scores(&s, seat, &legal);
+        let pick = (0..scores.len()).fold(0, |b, i| if scores[i] > scores[b] { i } else { b });
+        s.apply(seat, &legal[pick], &mut Log::discarding())
+            .expect("legal");
+        plies += 1;
+    }
+    assert!(
+        compared == 8 && moves > 0,
+        "compared {compared}, moves {moves}"
     );
 }

@@ -200,6 +200,21 @@ pub trait Game: Clone + Serialize + Send + Sync + 'static {
         self.clone()
     }
 
+    /// Whether [`Game::reuse_work`] can take anything over. A search keeps a copy of the
+    /// state at each decision of its tree only for a game that says so.
+    const REUSES_WORK: bool = false;
+
+    /// Takes over from `earlier` what this state would otherwise work out again, where
+    /// `earlier` has already worked it out and it holds here too. `earlier` is the state a
+    /// search first reached the same decision of its tree in; each later iteration replays
+    /// the tree's decisions in another re-sampled world ([`Game::determinize`]), which may
+    /// or may not have come to the same position. Only results that follow from the rest of
+    /// the state may be taken over, so that nothing a game does depends on it. By default
+    /// nothing.
+    fn reuse_work(&mut self, earlier: &Self) {
+        let _ = earlier;
+    }
+
     /// How good the state looks for `seat`, from 0 (lost) to 1 (won), for searches cut short
     /// before the game ends. Called on re-sampled states ([`Game::determinize`]), so it may
     /// read the whole state. The default knows nothing: 0.5.
