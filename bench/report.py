@@ -704,6 +704,15 @@ instructions a ply against 48,828). What remains of a search's decision (Hattin,
 the doctrine's scores 53% (its counters' best moves 39%), the selected counter's moves when
 its move is checked 22% (every iteration replays the tree's path in a re-sampled world, and
 the rules check each move it makes there), the evaluation 8%, and copying states 9%.
+Later that day each decision of a search's tree came to keep the world it was first reached
+in, and a later iteration's world reaching it takes over that world's moves of the selected
+counter when nothing they follow from differs (the same position but for the dice and the
+enemy's command chits, which a search re-samples and no move reads): the same decisions
+again, Hattin's slice 6.25G down to 5.35G (-14.4%), Hab's 22.9G to 17.8G (-22.3%),
+Tannenburg's 12.1G to 11.2G (-7.9%), Nicopolis's -0.5% (its slice has few moves). What
+remains at Hattin: the doctrine's scores 61% (its counters' best moves 45%), the evaluation
+9%, copying states 12%, comparing positions for the moves taken over 5%, and the moves
+worked out afresh 3%.
 
 The Crusades: about 33k instructions a ply, down from 48k (and 3.8 million three sessions
 ago). Paths are stored in place (at most 10 steps) so that listed orders allocate nothing

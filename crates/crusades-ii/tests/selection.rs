@@ -152,21 +152,28 @@ fn a_free_change_may_not_go_back_to_a_chit_held_this_phase() {
     assert!(l.contains(&"chit Il-Ghazi retreat".to_string()));
 }
 
-/// A selected counter's moves are searched when first asked for, not at its `select`, so
-/// that a search whose tree ends there scores the position without searching them; asked
-/// for, they are those the counter had when selected, and a move of them is checked against
-/// them whether or not they were listed first.
-#[test]
-fn a_selected_counters_moves_are_searched_when_first_asked_for() {
+/// Hab's first movement, the mover's name, the first `select` listed there, and the position
+/// with it taken.
+fn first_selected() -> (crusades_ii::State, String, String, crusades_ii::State) {
     let s = first_movement();
     let side = mover(&s);
     let first = legal(&s, &side)
         .into_iter()
         .find(|a| a.starts_with("select "))
         .expect("a counter to select");
-    let pick = first.trim_start_matches("select ").to_string();
     let mut t = s.clone();
     act(&mut t, &side, &first, &[]);
+    (s, side, first, t)
+}
+
+/// A selected counter's moves are searched when first asked for, not at its `select`, so
+/// that a search whose tree ends there scores the position without searching them; asked
+/// for, they are those the counter had when selected, and a move of them is checked against
+/// them whether or not they were listed first.
+#[test]
+fn a_selected_counters_moves_are_searched_when_first_asked_for() {
+    let (s, side, first, t) = first_selected();
+    let pick = first.trim_start_matches("select ").to_string();
     assert!(
         t.selected_moves.get().is_none(),
         "not searched at the select"
@@ -222,14 +229,7 @@ fn a_selected_counters_moves_are_searched_when_first_asked_for() {
 /// the mover's own chits, another counter's place, another selected counter may not.
 #[test]
 fn a_selected_counters_moves_are_taken_over_only_in_the_same_position() {
-    let s = first_movement();
-    let side = mover(&s);
-    let first = legal(&s, &side)
-        .into_iter()
-        .find(|a| a.starts_with("select "))
-        .expect("a counter to select");
-    let mut t = s.clone();
-    act(&mut t, &side, &first, &[]);
+    let (s, side, _, t) = first_selected();
     assert!(t.selected_moves().is_some());
     let fresh = |u: &crusades_ii::State| {
         let mut u = u.clone();
