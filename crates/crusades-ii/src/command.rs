@@ -222,14 +222,23 @@ impl State {
     /// leader enters with Advance or Reserve (12.1); Muster only after two of his units are
     /// routed or destroyed (5.16).
     pub fn allowed_chits(&self, l: LeaderId) -> Vec<Chit> {
-        let muster_ok = self.muster_allowed(l);
+        self.chits_allowed(l, self.muster_allowed(l)).collect()
+    }
+
+    /// [`State::allowed_chits`], in [`Chit::ALL`]'s order, with whether Muster is allowed
+    /// (5.16, [`State::muster_allowed`]) given.
+    pub(crate) fn chits_allowed(
+        &self,
+        l: LeaderId,
+        muster_ok: bool,
+    ) -> impl Iterator<Item = Chit> + Clone {
         let waiting = self.leaders[l as usize].loc == Loc::Waiting;
+        let night = self.night();
         Chit::ALL
             .into_iter()
-            .filter(|&c| c != Chit::Muster || muster_ok)
-            .filter(|&c| !self.night() || matches!(c, Chit::Reserve | Chit::Muster))
-            .filter(|&c| !waiting || matches!(c, Chit::Advance | Chit::Reserve))
-            .collect()
+            .filter(move |&c| c != Chit::Muster || muster_ok)
+            .filter(move |&c| !night || matches!(c, Chit::Reserve | Chit::Muster))
+            .filter(move |&c| !waiting || matches!(c, Chit::Advance | Chit::Reserve))
     }
 
     /// 5.16: at least two combat units of the leader's force routed or destroyed.

@@ -217,9 +217,12 @@ impl State {
             crate::doctrine::melee_threat(self, first),
             crate::doctrine::melee_threat(self, second),
         ];
-        let chance = self.reckoning(first, threat).clamp(1e-9, 1.0 - 1e-9);
+        let losses = self.losses_by_side();
+        let chance = self
+            .reckoning_with(first, threat, losses)
+            .clamp(1e-9, 1.0 - 1e-9);
         let loss_margin =
-            (f64::from(self.losses(second)) - f64::from(self.losses(first))) / LOSS_SCALE;
+            (f64::from(losses[second.index()]) - f64::from(losses[first.index()])) / LOSS_SCALE;
         let turns_gone = (self.turn as f64 / self.battle.turns.len().max(1) as f64).min(1.0);
         Features {
             reckoning: (chance / (1.0 - chance))
@@ -261,10 +264,15 @@ impl State {
     /// victory tables are read in proportion. Reads the counters' places and the chits of the
     /// state it is given (a re-sampled one in a search).
     pub fn reckoning(&self, seat: Seat, threat: [f64; 2]) -> f64 {
+        self.reckoning_with(seat, threat, self.losses_by_side())
+    }
+
+    /// [`State::reckoning`] with the losses so far given ([`State::losses_by_side`]).
+    fn reckoning_with(&self, seat: Seat, threat: [f64; 2], losses: [u32; 2]) -> f64 {
         let enemy = self.battle.enemy(seat);
         let foreseen = |side: Seat| FORESEEN_MELEE * threat[side.index()] * LOSS_POINTS_PER_STEP;
-        let mine = f64::from(self.losses(seat)) + foreseen(enemy);
-        let theirs = f64::from(self.losses(enemy)) + foreseen(seat);
+        let mine = f64::from(losses[seat.index()]) + foreseen(enemy);
+        let theirs = f64::from(losses[enemy.index()]) + foreseen(seat);
         // 11.0: the chance that `roller` wins his victory roll with the enemy's losses so,
         // read in proportion between whole loss points.
         let read = |roller: Seat, losses: u32| -> f64 {

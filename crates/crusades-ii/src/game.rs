@@ -7,8 +7,9 @@ use engine::{
 
 use crate::action::Action;
 use crate::options::{catalogue, Options};
+use crate::scenario::LeaderId;
 use crate::scenario::{self, BATTLES};
-use crate::state::State;
+use crate::state::{Loc, State};
 use crate::view::View;
 
 impl engine::Game for State {
@@ -78,13 +79,30 @@ impl engine::Game for State {
         // The selected counter's moves follow from its leader's chit: worked out afresh.
         s.selected_moves = std::sync::OnceLock::new();
         let other = self.battle.enemy(seat);
-        for l in self.chit_leaders(other) {
-            let allowed = self.allowed_chits(l);
+        // One pass over the units for every leader: his units still in play
+        // ([`State::chit_leaders`]) and those routed or destroyed ([`State::muster_allowed`]).
+        let mut units = vec![(0u32, 0u32); self.leaders.len()];
+        for (d, u) in self.battle.units.iter().zip(&self.units) {
+            if let Some((in_play, broken)) = units.get_mut(d.leader as usize) {
+                *in_play += u32::from(u.loc != Loc::Eliminated);
+                *broken += u32::from(u.routed || u.loc == Loc::Eliminated);
+            }
+        }
+        for (l, &(in_play, broken)) in units.iter().enumerate() {
+            let l = l as LeaderId;
+            if self.battle.leaders[l as usize].side != other
+                || self.leaders[l as usize].loc == Loc::Eliminated
+                || in_play == 0
+            {
+                continue;
+            }
+            let allowed = self.chits_allowed(l, broken >= 2);
+            let n = allowed.clone().count() as u64;
             let draw = rng.next_u64();
             // The chits he held earlier this Order Phase are as secret as his chit.
             s.leaders[l as usize].chits_held = 0;
-            if !allowed.is_empty() {
-                s.leaders[l as usize].chit = Some(allowed[(draw % allowed.len() as u64) as usize]);
+            if n > 0 {
+                s.leaders[l as usize].chit = allowed.clone().nth((draw % n) as usize);
             }
         }
         s

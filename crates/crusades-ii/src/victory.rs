@@ -34,39 +34,50 @@ impl State {
         }
     }
 
-    /// The loss points of `side` (11.0): eliminated units at full strength, 3 per leader and 5
-    /// per Overall Leader lost, the strength lost by reduced units on the map, the full
-    /// strength of routed units, and 30 for a captured Holy Cross (12.22).
+    /// The loss points of `side` (11.0): see [`State::losses_by_side`].
     pub fn losses(&self, side: Seat) -> u32 {
-        let mut total = 0;
-        for u in self.unit_ids().filter(|&u| self.side(u) == side) {
-            let s = self.unit(u);
-            match s.loc {
-                Loc::Eliminated => total += self.full_strength(u),
+        self.losses_by_side()
+            .get(side.index())
+            .copied()
+            .unwrap_or(0)
+    }
+
+    /// The loss points of each side, by seat index (11.0): eliminated units at full
+    /// strength, 3 per leader and 5 per Overall Leader lost, the strength lost by reduced
+    /// units on the map, the full strength of routed units, and 30 for a captured Holy Cross
+    /// (12.22). One pass over the counters for both sides: a search's evaluation reads both
+    /// at every leaf.
+    pub fn losses_by_side(&self) -> [u32; 2] {
+        let mut total = [0u32; 2];
+        for (u, s) in self.units.iter().enumerate() {
+            let u = u as crate::scenario::UnitId;
+            let lost = match s.loc {
+                Loc::Waiting => continue,
+                Loc::Eliminated => self.full_strength(u),
+                Loc::Map(_) if s.routed => self.full_strength(u),
+                Loc::Map(_) if s.steps == 0 => continue,
                 Loc::Map(_) => {
-                    if s.routed {
-                        total += self.full_strength(u);
-                    } else if s.steps > 0 {
-                        let now = if self.heavy(u) {
-                            self.full_strength(u).saturating_sub(s.steps as u32)
-                        } else {
-                            self.values(u).strength as u32
-                        };
-                        total += self.full_strength(u).saturating_sub(now);
-                    }
+                    let now = if self.heavy(u) {
+                        self.full_strength(u).saturating_sub(s.steps as u32)
+                    } else {
+                        self.values(u).strength as u32
+                    };
+                    self.full_strength(u).saturating_sub(now)
                 }
-                Loc::Waiting => {}
+            };
+            if let Some(t) = total.get_mut(self.side(u).index()) {
+                *t += lost;
             }
         }
-        for l in self.leader_ids() {
-            let d = &self.battle.leaders[l as usize];
-            let st = &self.leaders[l as usize];
-            if d.side == side && (st.replaced || st.loc == Loc::Eliminated) {
-                total += if d.overall { 5 } else { 3 };
+        for (d, st) in self.battle.leaders.iter().zip(&self.leaders) {
+            if st.replaced || st.loc == Loc::Eliminated {
+                if let Some(t) = total.get_mut(d.side.index()) {
+                    *t += if d.overall { 5 } else { 3 };
+                }
             }
         }
-        if self.holy_cross_state == CrossState::Captured && side == Seat(0) {
-            total += self.battle.holy_cross_losses;
+        if self.holy_cross_state == CrossState::Captured {
+            total[0] += self.battle.holy_cross_losses;
         }
         total
     }
