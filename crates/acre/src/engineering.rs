@@ -177,6 +177,26 @@ pub fn tunnellable(rules: &Rules, hex: Hex) -> bool {
     )
 }
 
+/// Why a shaft may not be extended into a hex (Acre 13.22-13.29; [`Tunnels::check_extend`]
+/// words it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum ExtendRefusal {
+    /// Not every Tunnel Base is built yet (13.22).
+    BasesIncomplete,
+    /// The base's one tunnel is spent (13.29).
+    Spent,
+    /// The hex is not next to the shaft's end (13.26, 13.27).
+    NotNextToEnd,
+    /// No tunnel may pass under the hex (the Mine Planning Sheet).
+    NotTunnellable,
+    /// The hex struck rock (13.24).
+    Inoperative,
+    /// The hex is a base or a Tunnel hex already.
+    AlreadyTunnel,
+    /// The hex touches this other Tunnel hex or base (13.27).
+    Touches(Hex),
+}
+
 impl Tunnels {
     /// No tunnels yet, with the scenario's Tunnel Points.
     pub fn new(rules: &Rules) -> Tunnels {
@@ -250,48 +270,71 @@ impl Tunnels {
     /// Acre 13.24, 13.26, 13.27: whether base `base`'s shaft may be extended into `hex`:
     /// next to the shaft's end, a hex a tunnel may pass under, never an inoperative hex or one
     /// already tunnelled, and touching no other operative Tunnel hex or base: one single
-    /// mineshaft that neither branches nor crosses another.
+    /// mineshaft that neither branches nor crosses another. The refusal worded.
     pub fn check_extend(&self, rules: &Rules, base: usize, hex: Hex) -> Result<(), String> {
-        let id = || rules.map.id(hex);
+        let Some(refusal) = self.extend_refusal(rules, base, hex) else {
+            return Ok(());
+        };
+        let id = rules.map.id(hex);
+        Err(match refusal {
+            ExtendRefusal::BasesIncomplete => {
+                "all four Tunnel Bases must be built before any Tunnel hex (13.22)".into()
+            }
+            ExtendRefusal::Spent => "that Tunnel Base's one tunnel is spent (13.29)".into(),
+            ExtendRefusal::NotNextToEnd => {
+                format!("{id} is not next to the end of the tunnel (13.26, 13.27)")
+            }
+            ExtendRefusal::NotTunnellable => {
+                format!("{id} cannot be tunnelled (Mine Planning Sheet)")
+            }
+            ExtendRefusal::Inoperative => {
+                format!("{id} is inoperative: no tunnel may enter it (13.24)")
+            }
+            ExtendRefusal::AlreadyTunnel => format!("{id} is already part of a tunnel"),
+            ExtendRefusal::Touches(n) => format!(
+                "{id} would touch tunnel hex {}: a tunnel is a single shaft that neither branches nor crosses another (13.27)",
+                rules.map.id(n)
+            ),
+        })
+    }
+
+    /// [`Tunnels::check_extend`] as a yes or no, with no refusal worded: a search re-samples
+    /// the tunnels it cannot see hex by hex ([`Tunnels::determinize`]).
+    pub fn may_extend(&self, rules: &Rules, base: usize, hex: Hex) -> bool {
+        self.extend_refusal(rules, base, hex).is_none()
+    }
+
+    /// Acre 13.22, 13.24, 13.26, 13.27, 13.29: why base `base`'s shaft may not be extended
+    /// into `hex`, if it may not ([`Tunnels::check_extend`]).
+    fn extend_refusal(&self, rules: &Rules, base: usize, hex: Hex) -> Option<ExtendRefusal> {
         if !self.bases_complete(rules) {
-            return Err("all four Tunnel Bases must be built before any Tunnel hex (13.22)".into());
+            return Some(ExtendRefusal::BasesIncomplete);
         }
         if self.spent.get(base).copied().unwrap_or(true) {
-            return Err("that Tunnel Base's one tunnel is spent (13.29)".into());
+            return Some(ExtendRefusal::Spent);
         }
         if !self.end(base).is_adjacent(hex) {
-            return Err(format!(
-                "{id} is not next to the end of the tunnel (13.26, 13.27)",
-                id = id()
-            ));
+            return Some(ExtendRefusal::NotNextToEnd);
         }
         if !tunnellable(rules, hex) {
-            return Err(format!(
-                "{id} cannot be tunnelled (Mine Planning Sheet)",
-                id = id()
-            ));
+            return Some(ExtendRefusal::NotTunnellable);
         }
         if self.inoperative.contains(&hex) {
-            return Err(format!(
-                "{id} is inoperative: no tunnel may enter it (13.24)",
-                id = id()
-            ));
+            return Some(ExtendRefusal::Inoperative);
         }
         if self.bases.contains(&hex) || self.operative(hex).is_some() {
-            return Err(format!("{id} is already part of a tunnel", id = id()));
+            return Some(ExtendRefusal::AlreadyTunnel);
         }
         let own_end = self.end(base);
         for (b, shaft) in self.shafts.iter().enumerate() {
             let nodes = std::iter::once(self.bases[b]).chain(shaft.iter().copied());
             for n in nodes {
                 if n != own_end && n.is_adjacent(hex) {
-                    return Err(format!(
-                        "{id} would touch tunnel hex {}: a tunnel is a single shaft that neither branches nor crosses another (13.27)",
-                        rules.map.id(n), id = id()));
+                    return Some(ExtendRefusal::Touches(n));
                 }
             }
         }
-        Ok(())
+        None
     }
 
     /// Acre 13.24, 13.25: digs one checked Tunnel hex with its roll: a 6 strikes rock and the
@@ -405,6 +448,29 @@ impl Tunnels {
         max_len: u32,
         rng: &mut dyn rand_core::RngCore,
     ) -> Tunnels {
+        self.redraw(rules, max_len, rng, true)
+    }
+
+    /// [`Tunnels::determinize`] asking [`Tunnels::may_extend`] of each hex a shaft might
+    /// enter: the plain rule that the board of tunnel hexes it keeps instead is checked
+    /// against (tests/shortcuts.rs).
+    pub fn plain_determinize(
+        &self,
+        rules: &Rules,
+        max_len: u32,
+        rng: &mut dyn rand_core::RngCore,
+    ) -> Tunnels {
+        self.redraw(rules, max_len, rng, false)
+    }
+
+    /// [`Tunnels::determinize`], with a board of the tunnel hexes drawn so far if `board`.
+    fn redraw(
+        &self,
+        rules: &Rules,
+        max_len: u32,
+        rng: &mut dyn rand_core::RngCore,
+        board: bool,
+    ) -> Tunnels {
         let mut copy = self.clone();
         copy.inoperative = self
             .inoperative
@@ -413,6 +479,21 @@ impl Tunnels {
             .collect();
         copy.shafts = vec![Vec::new(); self.bases.len()];
         copy.new_wall_hexes.clear();
+        // Every base and Tunnel hex by grid index, and every hex the Moslem knows of, so that
+        // each step asks whether a hex is known, is a tunnel hex or touches one (13.24, 13.27)
+        // without going over every shaft: the answers of `Tunnels::may_extend` for a hex next
+        // to the shaft's end, whose base is not spent (the inoperative hexes kept are known).
+        let mark = |board: &mut [bool], h: Hex| {
+            if let Some(i) = rules.map.index(h) {
+                board[i] = true;
+            }
+        };
+        let on = |board: &[bool], h: Hex| rules.map.index(h).is_some_and(|i| board[i]);
+        let mut nodes = vec![false; rules.map.grid.len()];
+        let mut known = vec![false; rules.map.grid.len()];
+        copy.bases.iter().for_each(|&h| mark(&mut nodes, h));
+        self.known.iter().for_each(|&h| mark(&mut known, h));
+        let complete = copy.bases_complete(rules);
         for base in 0..self.bases.len() {
             let len = rng.next_u32() % (max_len + 1);
             for step in 0..max_len {
@@ -420,16 +501,29 @@ impl Tunnels {
                 if step >= len || copy.spent[base] {
                     continue;
                 }
-                let mut options: Vec<Hex> = rules
-                    .map
-                    .neighbours(copy.end(base))
-                    .filter(|h| {
-                        !self.known.contains(h) && copy.check_extend(rules, base, *h).is_ok()
-                    })
-                    .collect();
+                let end = copy.end(base);
+                let mut options = [Hex::default(); 6];
+                let mut n = 0;
+                for h in rules.map.neighbours(end) {
+                    let may = if board {
+                        complete
+                            && !on(&known, h)
+                            && tunnellable(rules, h)
+                            && !on(&nodes, h)
+                            && !rules.map.neighbours(h).any(|x| x != end && on(&nodes, x))
+                    } else {
+                        !self.known.contains(&h) && copy.may_extend(rules, base, h)
+                    };
+                    if may && n < options.len() {
+                        options[n] = h;
+                        n += 1;
+                    }
+                }
+                let options = &mut options[..n];
                 options.sort();
-                if let Some(&h) = options.get(pick % options.len().max(1)) {
+                if let Some(&h) = options.get(pick % n.max(1)) {
                     copy.shafts[base].push(h);
+                    mark(&mut nodes, h);
                 }
             }
             if let Some(&end) = copy.shafts[base].last() {

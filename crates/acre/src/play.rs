@@ -595,7 +595,7 @@ impl State {
                     continue;
                 }
                 for h in r.map.neighbours(t.end(b)) {
-                    if t.check_extend(r, b, h).is_ok() {
+                    if t.may_extend(r, b, h) {
                         out.push(Action::Dig(b, h));
                     }
                 }
@@ -1301,7 +1301,7 @@ impl State {
                 let t = self.planned_tunnels();
                 let listed = !t.spent.get(b).copied().unwrap_or(true)
                     && r.map.neighbours(t.end(b)).any(|n| n == h)
-                    && t.check_extend(r, b, h).is_ok();
+                    && t.may_extend(r, b, h);
                 Some(listed)
             }
             (Step::Regrouping, &Action::Place(piece, h)) => {
@@ -2012,8 +2012,7 @@ impl State {
                 continue;
             }
             let roll = self.dice.d6();
-            let ok =
-                self.tunnels.check_extend(&r, b, h).is_ok() && self.tunnels.dig(&r, b, h, roll);
+            let ok = self.tunnels.may_extend(&r, b, h) && self.tunnels.dig(&r, b, h, roll);
             if !ok {
                 struck.push(b);
             }

@@ -13,7 +13,9 @@
 //! movement, a fire, the end of a step, a tunnel hex dug, a redeployment, a leader placed
 //! (14.41) or a piece set up (17.0) checked without listing every legal action (each action near the legal ones
 //! accepted exactly when listed), and the checks asked without wording a refusal (foss
-//! filling, counter-bombardment, redeployment) against the checks they stand for. That the
+//! filling, counter-bombardment, redeployment) against the checks they stand for, and the
+//! tunnels re-drawn for the Moslem's searches with a board of the tunnel hexes against the
+//! plain re-draw that asks the rule of each hex. That the
 //! games themselves are unchanged is
 //! `legal_order.rs`'s fingerprints.
 
@@ -719,4 +721,41 @@ fn command_reach_of_one_hex_is_the_whole_reach() {
         });
     }
     assert!(reached > 0);
+}
+
+/// The Moslem's searches re-draw the tunnels he cannot see (13.23) keeping a board of the
+/// tunnel hexes drawn so far: the very tunnels the plain rule draws, asking
+/// [`engineering::Tunnels::may_extend`] of each hex, from the same generator, in the tunnels
+/// of random games and with hexes he searched known.
+#[test]
+fn tunnels_redrawn_with_a_board_are_the_plain_redraw() {
+    use rand_core::SeedableRng;
+    let (mut compared, mut drawn) = (0usize, 0usize);
+    for (scenario, seed) in [("siege", 41u64), ("siege-conrad", 42), ("siege", 43)] {
+        each_position(scenario, seed, |s, plies| {
+            if plies % 10 != 0 || !s.tunnels.bases_complete(&s.rules) {
+                return;
+            }
+            let mut probe = s.tunnels.clone();
+            probe.known.extend(s.searched.iter().copied());
+            for max_len in [1, 6, 40] {
+                let draw = |plain: bool| {
+                    let mut rng = rand_pcg::Pcg64Mcg::seed_from_u64(plies as u64 ^ seed);
+                    if plain {
+                        probe.plain_determinize(&s.rules, max_len, &mut rng)
+                    } else {
+                        probe.determinize(&s.rules, max_len, &mut rng)
+                    }
+                };
+                let (kept, plain) = (draw(false), draw(true));
+                assert_eq!(kept, plain, "{scenario} ply {plies}, at most {max_len}");
+                compared += 1;
+                drawn += plain.shafts.iter().map(Vec::len).sum::<usize>();
+            }
+        });
+    }
+    assert!(
+        compared > 50 && drawn > 500,
+        "compared {compared}, hexes drawn {drawn}"
+    );
 }
