@@ -12,7 +12,7 @@
 //! is the same search asked of the rules hex by hex, which the tests hold it to.
 
 use std::cell::RefCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, VecDeque};
 use std::rc::Rc;
 use std::sync::{Arc, Weak};
 
@@ -787,12 +787,14 @@ struct Kept {
 /// How many of the last moves searched are kept on a thread ([`Kept`]): a game-tree search's
 /// iterations replay the moves of its tree's path, and check each, between the doctrine's
 /// searches of other pieces (at 128, 30-40% fewer instructions a search's decision than
-/// keeping one; a few hundred kilobytes a thread).
+/// keeping one, for some 2% more in random play, where every listing is a new position that
+/// goes over them all; a few hundred kilobytes a thread). The piece and its place are
+/// compared before the whole position.
 const KEPT_MOVES: usize = 128;
 
 thread_local! {
     /// The last moves searched ([`Kept`]), the latest asked for first.
-    static KEPT: RefCell<Vec<Kept>> = const { RefCell::new(Vec::new()) };
+    static KEPT: RefCell<VecDeque<Kept>> = const { RefCell::new(VecDeque::new()) };
 }
 
 /// 9.24: whether the piece may not use road rates this Game-Turn (after a Retreat result).
@@ -810,8 +812,17 @@ fn no_road(s: &State, piece: Piece) -> bool {
 /// position.
 fn moves_of(s: &State, piece: Piece, strategic: bool) -> Option<Rc<Moves>> {
     let no_road = no_road(s, piece);
+    let at = |pos: &Position| match piece {
+        Piece::Unit(u) => pos.units.get(u).map(|x| x.at),
+        Piece::Leader(l) => pos.leaders.get(l).map(|x| x.at),
+        Piece::Siege(e) => pos.siege.get(e).map(|x| x.at),
+    };
+    let here = at(&s.pos);
+    // The piece's own place first: a kept search of it elsewhere is passed over without
+    // comparing the whole position.
     let same = |k: &Kept| {
         k.piece == piece
+            && at(&k.pos) == here
             && k.strategic == strategic
             && k.conrad == s.conrad
             && k.no_road == no_road
@@ -824,8 +835,11 @@ fn moves_of(s: &State, piece: Piece, strategic: bool) -> Option<Rc<Moves>> {
     let kept = KEPT.with(|k| {
         let mut k = k.borrow_mut();
         let i = k.iter().position(same)?;
-        k[..=i].rotate_right(1);
-        Some(Rc::clone(&k[0].moves))
+        if i > 0 {
+            let hit = k.remove(i)?;
+            k.push_front(hit);
+        }
+        k.front().map(|hit| Rc::clone(&hit.moves))
     });
     if kept.is_some() {
         return kept;
@@ -841,7 +855,11 @@ fn moves_of(s: &State, piece: Piece, strategic: bool) -> Option<Rc<Moves>> {
     })?);
     KEPT.with(|k| {
         let mut k = k.borrow_mut();
-        let oldest = if k.len() >= KEPT_MOVES { k.pop() } else { None };
+        let oldest = if k.len() >= KEPT_MOVES {
+            k.pop_back()
+        } else {
+            None
+        };
         let pos = match oldest {
             // The position kept longest, its lists written over rather than allocated again.
             Some(old) => {
