@@ -329,10 +329,19 @@ impl Mcts {
         // The doctrine's preference at the root, read in a re-sampled world: it picks the
         // root's candidates and breaks ties. The seat's legal actions are the same in every
         // re-sampled world, so the root's candidates are worked out once.
+        // That world is the root's first, whose work later worlds take over (never the real
+        // state: nothing of what the seat cannot see is in it), its legal actions worked out
+        // as every other decision's first world has them.
+        let mut root_world = None;
         let prior: Vec<f64> = match policy {
             Some(p) if legal.len() > 1 => {
                 let world = sample_world(state, seat, &mut self.rng);
-                p.scores(&world, seat, &legal)
+                let prior = p.scores(&world, seat, &legal);
+                if G::REUSES_WORK && self.reuses_work {
+                    let _ = world.legal_actions(seat);
+                    root_world = Some(world);
+                }
+                prior
             }
             _ => vec![0.0; legal.len()],
         };
@@ -348,7 +357,7 @@ impl Mcts {
                 seat,
                 children: vec![None; root.len()],
                 actions: root,
-                first_world: (G::REUSES_WORK && self.reuses_work).then(|| state.clone()),
+                first_world: root_world,
             });
             let start = Instant::now();
             // A planned search's rounds: the root's candidates in turn, each round on one

@@ -205,8 +205,9 @@ pub trait Game: Clone + Serialize + Send + Sync + 'static {
     const REUSES_WORK: bool = false;
 
     /// Takes over from `earlier` what this state would otherwise work out again, where
-    /// `earlier` has already worked it out and it holds here too. `earlier` is the state a
-    /// search first reached the same decision of its tree in; each later iteration replays
+    /// `earlier` has already worked it out and it holds here too. `earlier` is the world a
+    /// search first reached the same decision of its tree in (re-sampled for the searching
+    /// seat, never the real state); each later iteration replays
     /// the tree's decisions in another re-sampled world ([`Game::determinize`]), which may
     /// or may not have come to the same position. Only results that follow from the rest of
     /// the state may be taken over, so that nothing a game does depends on it. By default
