@@ -54,6 +54,11 @@ impl engine::Game for State {
         self.legal(seat)
     }
 
+    /// [`State::play`] refuses an action before it changes anything: a seat with no
+    /// decision now, then an action not among those listed for the step (a move of the
+    /// selected piece checked against its path).
+    const REFUSES_UNCHANGED: bool = true;
+
     fn apply(&mut self, seat: Seat, action: &Action, log: &mut Log) -> Result<Applied, Rejection> {
         self.play(seat, action, log)
     }

@@ -582,17 +582,12 @@ impl Mcts {
                 self.random_step(world, decider);
                 return Step::Outside;
             };
-            let (action, prior) = nodes[here].options[o].actions[i].clone();
-            let mut next = world.clone();
-            let _ = next.dice_mut().begin_action(&[]);
-            if next
-                .apply(decider, &action, &mut Log::discarding())
-                .is_err()
-            {
+            let (action, prior) = &nodes[here].options[o].actions[i];
+            if !try_in_search(world, decider, action) {
                 refused[i] = true;
                 continue;
             }
-            *world = next;
+            let prior = *prior;
             return match nodes[here].options[o].children[i] {
                 Some(c) => Step::Known(c),
                 None => {
@@ -681,11 +676,7 @@ impl Mcts {
                 a
             }
         };
-        let mut next = world.clone();
-        let _ = next.dice_mut().begin_action(&[]);
-        if next.apply(seat, &action, &mut Log::discarding()).is_ok() {
-            *world = next;
-        } else {
+        if !try_in_search(world, seat, &action) {
             self.random_step(world, seat);
         }
     }
@@ -752,6 +743,24 @@ impl Mcts {
         let action = legal.swap_remove(i);
         apply_in_search(world, seat, &action);
     }
+}
+
+/// Applies `action`, which the rules may refuse in this world (other dice, other re-sampled
+/// secrets), in a search: to `world` itself for a game that refuses without a change
+/// ([`Game::REFUSES_UNCHANGED`]), else to a copy that replaces `world` once accepted. Whether
+/// the rules accepted it; a refused action leaves `world` as it was.
+fn try_in_search<G: Game>(world: &mut G, seat: Seat, action: &G::Action) -> bool {
+    if G::REFUSES_UNCHANGED {
+        let _ = world.dice_mut().begin_action(&[]);
+        return world.apply(seat, action, &mut Log::discarding()).is_ok();
+    }
+    let mut next = world.clone();
+    let _ = next.dice_mut().begin_action(&[]);
+    if next.apply(seat, action, &mut Log::discarding()).is_err() {
+        return false;
+    }
+    *world = next;
+    true
 }
 
 /// Whether the most visited of the root's options leads every other by more than `left`

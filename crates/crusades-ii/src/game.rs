@@ -108,6 +108,10 @@ impl engine::Game for State {
         s
     }
 
+    /// [`State::play`] refuses an action before it changes anything: whose decision it is,
+    /// then the action among those listed for the phase (orders, set-up, or any other).
+    const REFUSES_UNCHANGED: bool = true;
+
     const REUSES_WORK: bool = true;
 
     /// The selected counter's moves, the dearest part of checking a move, taken over from the

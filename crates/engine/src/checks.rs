@@ -11,6 +11,8 @@
 //! - an earlier action that is not legal now is refused and changes nothing, unless the game
 //!   documents it as a shorthand ([`RandomGames::shorthand`]) and it is exactly one: the same
 //!   state as a listed action followed by it;
+//! - for a game that says so ([`Game::REFUSES_UNCHANGED`]), an earlier action applied to the
+//!   state itself, if refused, leaves it as it was;
 //! - an action that can be undone is undone to the state before it, and taken again to the
 //!   state after it;
 //! - a re-sampled state ([`Game::determinize`]) for any seat looks
@@ -144,6 +146,9 @@ pub fn random_games<G: Startable>(
 const CHOOSER_SALT: u64 = 0x9E37_79B9_7F4A_7C15;
 /// Mixed into the seed of the generator that re-samples states.
 const WORLD_SALT: u64 = 0xD1B5_4A32_D192_ED03;
+/// Mixed into the seed of the generator that picks the actions tried on the state itself
+/// ([`Game::REFUSES_UNCHANGED`]), so that the games played do not depend on it.
+const REFUSAL_SALT: u64 = 0x94D0_49BB_1331_11EB;
 
 /// Checks that `state.determinize(seat)` keeps everything `seat` sees: its view (as JSON),
 /// its legal actions and their descriptions, the pending seats and the facts.
@@ -222,6 +227,21 @@ fn is_shorthand<G: Game>(
     ))
 }
 
+/// Checks [`Game::REFUSES_UNCHANGED`]: `action` applied to a copy of `state` itself (no dice
+/// entered), if refused, leaves the copy as it was, state hash for state hash.
+fn refuses_unchanged<G: Game>(state: &G, seat: Seat, action: &G::Action) -> Result<(), String> {
+    let mut before = state.clone();
+    let _ = before.dice_mut().begin_action(&[]);
+    let mut tried = before.clone();
+    let refused = tried
+        .apply(seat, action, &mut crate::Log::discarding())
+        .is_err();
+    if refused && crate::state_hash(&tried) != crate::state_hash(&before) {
+        return Err("was refused but changed the state it was applied to".into());
+    }
+    Ok(())
+}
+
 /// A uniform choice in `0..n` (n > 0).
 fn pick(rng: &mut Pcg64Mcg, n: usize) -> usize {
     crate::dice::uniform_below(rng, n)
@@ -284,6 +304,7 @@ impl RandomGames {
             Session::<G>::new(setup, data, &game_id).map_err(|e| format!("cannot start: {e}"))?;
         let mut rng = Pcg64Mcg::seed_from_u64(seed ^ CHOOSER_SALT);
         let mut world_rng = Pcg64Mcg::seed_from_u64(seed ^ WORLD_SALT);
+        let mut refusal_rng = Pcg64Mcg::seed_from_u64(seed ^ REFUSAL_SALT);
         let seat_count = session.state().facts().seats.len();
         let mut history: Vec<G::Action> = Vec::new();
         let mut taken = 0usize;
@@ -371,6 +392,13 @@ impl RandomGames {
                         }
                         report.refused += 1;
                     }
+                }
+                if G::REFUSES_UNCHANGED && !history.is_empty() {
+                    let old = &history[pick(&mut refusal_rng, history.len())];
+                    refuses_unchanged(session.state(), seat, old).map_err(|e| {
+                        let old_text = session.state().action_text(old);
+                        format!("after {taken} actions: `{old_text}` by {name} {e}")
+                    })?;
                 }
                 let action = legal[pick(&mut rng, legal.len())].clone();
                 let action_text = session.state().action_text(&action);

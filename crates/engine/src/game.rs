@@ -165,7 +165,8 @@ pub trait Game: Clone + Serialize + Send + Sync + 'static {
     fn legal_actions(&self, seat: Seat) -> Vec<Self::Action>;
     /// Applies a legal action, rolling dice from the state's own [`Dice`] and writing what
     /// happened to `log`. An illegal action is rejected with the reason. The state may be
-    /// left half-changed on rejection: callers apply to a copy (see [`crate::Session`]).
+    /// left half-changed on rejection (unless [`Game::REFUSES_UNCHANGED`]): callers apply to a
+    /// copy (see [`crate::Session`]).
     fn apply(
         &mut self,
         seat: Seat,
@@ -199,6 +200,13 @@ pub trait Game: Clone + Serialize + Send + Sync + 'static {
         let _ = (seat, rng);
         self.clone()
     }
+
+    /// Whether [`Game::apply`] leaves the state exactly as it was when it rejects an action
+    /// (the dice's record of the action begun aside, which [`crate::Dice::begin_action`]
+    /// starts afresh before each action), so that a search may apply an action that the rules
+    /// may refuse in its world to the state itself rather than to a copy. The shared check
+    /// [`crate::checks::RandomGames`] verifies it for a game that says so.
+    const REFUSES_UNCHANGED: bool = false;
 
     /// Whether [`Game::reuse_work`] can take anything over. A search keeps a copy of the
     /// state at each decision of its tree only for a game that says so.

@@ -76,6 +76,18 @@ fn an_accepted_unlisted_action_fails() {
 }
 
 #[test]
+fn a_refusal_that_changes_the_state_itself_fails() {
+    let e = RandomGames::new(20, 2_000)
+        .run::<Race>(&setup(0, DiceMode::Seeded, &["dirty-refusal"]), &data())
+        .unwrap_err();
+    assert!(
+        e.message
+            .contains("was refused but changed the state it was applied to"),
+        "{e}"
+    );
+}
+
+#[test]
 fn a_game_that_never_ends_fails_unless_allowed() {
     let s = setup(0, DiceMode::Seeded, &["endless"]);
     let e = RandomGames::new(2, 300)

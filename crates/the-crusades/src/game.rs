@@ -48,6 +48,9 @@ impl engine::Game for State {
         self.legal(seat)
     }
 
+    /// [`State::play`] checks an action whole before it changes anything.
+    const REFUSES_UNCHANGED: bool = true;
+
     fn apply(&mut self, seat: Seat, action: &Action, log: &mut Log) -> Result<Applied, Rejection> {
         self.play(seat, action, log)
     }

@@ -16,7 +16,9 @@
 //! seen to fail; they are accepted but not listed among the scenario's options:
 //! `leaky-view` (the view shows both bids), `lists-illegal` (lists `bid 9`, which is refused),
 //! `lax-apply` (accepts any bid up to 3 even without the tokens), `endless` (never ends),
-//! `bad-determinize` (re-samples the deciding seat's own bid too, which it can see).
+//! `bad-determinize` (re-samples the deciding seat's own bid too, which it can see),
+//! `dirty-refusal` (a bid refused while running gives the bidder a point, though the race
+//! says it refuses without a change, [`Game::REFUSES_UNCHANGED`]).
 
 use std::collections::BTreeMap;
 
@@ -138,6 +140,8 @@ pub struct Faults {
     pub endless: bool,
     /// `bad-determinize`: re-samples the deciding seat's own bid too.
     pub bad_determinize: bool,
+    /// `dirty-refusal`: a bid refused while running gives the bidder a point.
+    pub dirty_refusal: bool,
 }
 
 /// Where the round stands.
@@ -313,6 +317,9 @@ impl Game for Race {
         }
     }
 
+    /// Every refusal comes before any change (but with `dirty-refusal`).
+    const REFUSES_UNCHANGED: bool = true;
+
     fn apply(
         &mut self,
         seat: Seat,
@@ -403,7 +410,12 @@ impl Game for Race {
                     self.next_round();
                     Ok(Applied::default())
                 }
-                RaceAction::Bid(_) => Err(Rejection::new("no bidding while running")),
+                RaceAction::Bid(_) => {
+                    if self.faults.dirty_refusal {
+                        self.points[me] += 1;
+                    }
+                    Err(Rejection::new("no bidding while running"))
+                }
             },
             (Phase::Over, _) => Err(Rejection::new("the race is over")),
             _ => Err(Rejection::new(format!(
@@ -603,6 +615,7 @@ impl Startable for Race {
                 "lax-apply" => faults.lax_apply = true,
                 "endless" => faults.endless = true,
                 "bad-determinize" => faults.bad_determinize = true,
+                "dirty-refusal" => faults.dirty_refusal = true,
                 other => errors.push(FILE, None, format!("no option `{other}` (options: short)")),
             }
         }
