@@ -133,10 +133,26 @@ impl Policy<State> for Tactics {
             legal.iter().map(|a| view.score(a)).collect()
         } else {
             KEPT_MOVES.with(|kept| {
-                let slot = &mut kept.borrow_mut()[seat.index()];
-                let mut memo = match slot.take() {
-                    Some(k) => k,
-                    None => KeptMoves::new(&view),
+                let slots = &mut kept.borrow_mut()[seat.index()];
+                // The kept position fewest units away (the latest of equals).
+                let mut nearest: Option<(usize, usize)> = None;
+                for (k, m) in slots.iter().enumerate() {
+                    let fewer = nearest.map_or(usize::MAX, |(n, _)| n);
+                    if let Some(n) = m.units_moved(&view, fewer) {
+                        nearest = Some((n, k));
+                        if n == 0 {
+                            break;
+                        }
+                    }
+                }
+                let mut memo = match nearest {
+                    Some((_, k)) => slots.remove(k),
+                    None => {
+                        if slots.len() >= KEPT_POSITIONS {
+                            slots.pop();
+                        }
+                        KeptMoves::new(&view)
+                    }
                 };
                 if !memo.refresh(&view) {
                     memo = KeptMoves::new(&view);
@@ -149,7 +165,7 @@ impl Policy<State> for Tactics {
                         _ => view.score(a),
                     })
                     .collect();
-                *slot = Some(memo);
+                slots.insert(0, memo);
                 scores
             })
         };
@@ -172,7 +188,7 @@ impl Policy<State> for Tactics {
 
 thread_local! {
     /// Per seat: the best moves kept from the seat's last selection on this thread.
-    static KEPT_MOVES: RefCell<[Option<KeptMoves>; 2]> = const { RefCell::new([None, None]) };
+    static KEPT_MOVES: RefCell<[Vec<KeptMoves>; 2]> = const { RefCell::new([Vec::new(), Vec::new()]) };
 }
 
 /// The score of each counter's best move at a selection in the Movement Phase (8.0), kept for
@@ -255,24 +271,52 @@ impl KeptMoves {
         }
     }
 
+    /// How many units stand otherwise than kept, if fewer than `fewer` and only the side's
+    /// own units moved since (`None` otherwise, and if [`KeptMoves::refresh`] would forget
+    /// everything).
+    fn units_moved(&self, view: &Sight, fewer: usize) -> Option<usize> {
+        let s = view.s;
+        if !self.same_setting(view) {
+            return None;
+        }
+        let mut moved = 0;
+        for (u, (was, now)) in self.units.iter().zip(&s.units).enumerate() {
+            if was != now {
+                if s.battle.units[u].side != self.active {
+                    return None;
+                }
+                moved += 1;
+                if moved >= fewer {
+                    return None;
+                }
+            }
+        }
+        Some(moved)
+    }
+
+    /// Whether everything but the units stands as kept.
+    fn same_setting(&self, view: &Sight) -> bool {
+        let s = view.s;
+        self.battle == s.battle.identity.get()
+            && self.road_block.as_ref() == view.road_block()
+            && s.phase == Phase::Movement
+            && self.turn == s.turn
+            && self.active == s.active
+            && self.activation == s.activation()
+            && self.options == s.options
+            && self.entries == s.entries
+            && self.holy_cross == s.holy_cross
+            && self.cross == s.holy_cross_state
+            && self.units.len() == s.units.len()
+            && self.same_leaders(s)
+    }
+
     /// Brings what is kept up to the position `view` sees: forgets the best moves that what
     /// changed since may have changed, and brings the leaders' up to date. `false` if all
     /// must be forgotten.
     fn refresh(&mut self, view: &Sight) -> bool {
         let s = view.s;
-        if self.battle != s.battle.identity.get()
-            || self.road_block.as_ref() != view.road_block()
-            || s.phase != Phase::Movement
-            || self.turn != s.turn
-            || self.active != s.active
-            || self.activation != s.activation()
-            || self.options != s.options
-            || self.entries != s.entries
-            || self.holy_cross != s.holy_cross
-            || self.cross != s.holy_cross_state
-            || self.units.len() != s.units.len()
-            || !self.same_leaders(s)
-        {
+        if !self.same_setting(view) {
             return false;
         }
         let grid = &s.battle.map.grid;
@@ -377,9 +421,7 @@ impl KeptMoves {
                     if s.battle.leaders[l].side == self.active {
                         was == now
                     } else {
-                        let mut now = now.clone();
-                        now.chit = was.chit;
-                        *was == now
+                        was.alike_but_chit(now)
                     }
                 })
     }
@@ -479,6 +521,9 @@ impl crate::movement::MoveSink for BestOfMoves<'_, '_> {
 
 /// What a move must gain to be made: counters do not wander.
 const WANDER: f64 = 0.35;
+
+/// How many positions' best moves a thread keeps per seat ([`KeptMoves`]).
+const KEPT_POSITIONS: usize = 32;
 
 /// Hex distance to the nearest enemy, beyond which it no longer matters.
 const FAR: u32 = 12;

@@ -401,18 +401,20 @@ fn a_distance_is_at_least_either_coordinate_difference() {
     }
 }
 
-/// The doctrine's best moves kept from one selection of the Movement Phase to the next (for
-/// the counters that the one move since cannot have changed) score every selection as a
-/// fresh scoring does, bit for bit: in games of every battle, basic and with every advanced
-/// rule, mostly played by the doctrine (with random choices for odd positions), scored in the
-/// game itself and in worlds re-sampled for the seat as the heuristic player and searches
-/// score them (the enemy's chits drawn anew each time). The reinforcements' searches the
-/// scoring keeps give the moves the plain search finds.
+/// The doctrine's best moves kept from selections of the Movement Phase (the nearest of the
+/// positions kept, for the counters that the moves since cannot have changed) score every
+/// selection as a fresh scoring does, bit for bit: in games of every battle, basic and with
+/// every advanced rule, mostly played by the doctrine (with random choices for odd
+/// positions), scored in the game itself, in worlds re-sampled for the seat as the heuristic
+/// player and searches score them (the enemy's chits drawn anew each time), and, as a search
+/// goes from branch to branch, after another action from one of the last positions. The
+/// reinforcements' searches the scoring keeps give the moves the plain search finds.
 #[test]
 fn the_kept_best_moves_score_as_a_fresh_scoring() {
     use ai::Policy;
     use crusades_ii::doctrine::Tactics;
-    let (mut selections, mut entering) = (0, 0);
+    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
+    let (mut selections, mut entering, mut branches) = (0, 0, 0);
     for (i, scenario) in ["hattin", "hab", "nicopolis", "tannenburg"]
         .into_iter()
         .enumerate()
@@ -429,11 +431,40 @@ fn the_kept_best_moves_score_as_a_fresh_scoring() {
             let mut worlds = rand_pcg::Pcg64Mcg::new(u128::from(seed) << 1 | 1);
             let mut rng = seed * 7919 + 1;
             let mut plies = 0;
+            let mut last: std::collections::VecDeque<State> = Default::default();
             while let Pending::Seats(seats) = s.pending() {
                 if plies == 1500 {
                     break;
                 }
                 let seat = seats[0];
+                // Another branch: one of the last positions, after another action of its own.
+                if let Some(earlier) = last.get(plies % 5) {
+                    if let Pending::Seats(seats) = earlier.pending() {
+                        let legal = earlier.legal_actions(seats[0]);
+                        let mut branch = earlier.clone();
+                        let a = &legal[(rng >> 16) as usize % legal.len()];
+                        branch
+                            .apply(seats[0], a, &mut Log::discarding())
+                            .expect("legal");
+                        if let (Phase::Movement, Pending::Seats(seats)) =
+                            (branch.phase, branch.pending())
+                        {
+                            let legal = branch.legal_actions(seats[0]);
+                            let scores = Tactics.scores(&branch, seats[0], &legal);
+                            let fresh = Tactics.plain_scores(&branch, seats[0], &legal);
+                            assert_eq!(
+                                bits(&scores),
+                                bits(&fresh),
+                                "{scenario} {options:?} ply {plies}, a branch: the scores of {legal:?}"
+                            );
+                            branches += 1;
+                        }
+                    }
+                }
+                if last.len() == 5 {
+                    last.pop_back();
+                }
+                last.push_front(s.clone());
                 let world = if plies % 3 == 0 {
                     ai::sample_world(&s, seat, &mut worlds)
                 } else {
@@ -443,7 +474,6 @@ fn the_kept_best_moves_score_as_a_fresh_scoring() {
                 let scores = Tactics.scores(&world, seat, &legal);
                 if world.phase == Phase::Movement {
                     let fresh = Tactics.plain_scores(&world, seat, &legal);
-                    let bits = |v: &[f64]| v.iter().map(|x| x.to_bits()).collect::<Vec<_>>();
                     assert_eq!(
                         bits(&scores),
                         bits(&fresh),
@@ -473,8 +503,8 @@ fn the_kept_best_moves_score_as_a_fresh_scoring() {
         }
     }
     assert!(
-        selections > 500 && entering > 20,
-        "selections checked: {selections}, reinforcements' moves: {entering}"
+        selections > 500 && entering > 20 && branches > 500,
+        "selections checked: {selections}, reinforcements' moves: {entering}, branches: {branches}"
     );
 }
 
