@@ -126,6 +126,9 @@ struct Sight<'a> {
     unbreached: Vec<Hex>,
     /// Crusader units kept back to hold the camps against the Moslem army (18.2).
     guards: Vec<usize>,
+    /// Per grid index: how many of the side's own and of the enemy's combat units stand
+    /// there (worked out when first asked for).
+    stacks: std::cell::OnceCell<[Vec<u16>; 2]>,
 }
 
 impl<'a> Sight<'a> {
@@ -184,6 +187,7 @@ impl<'a> Sight<'a> {
             catapults,
             unbreached,
             guards,
+            stacks: std::cell::OnceCell::new(),
         }
     }
 
@@ -458,12 +462,23 @@ impl<'a> Sight<'a> {
         -3.0 * f64::from(nearest(h, &self.open_camps, 30))
     }
 
+    /// How many of `side`'s combat units stand next to `h`.
     fn units_of_side_beside(&self, h: Hex, side: Side) -> usize {
-        if side == self.side {
-            self.friends.iter().filter(|x| x.is_adjacent(h)).count()
-        } else {
-            self.enemies.iter().filter(|x| x.is_adjacent(h)).count()
-        }
+        let map = &self.s.rules.map;
+        let stacks = self.stacks.get_or_init(|| {
+            [&self.friends, &self.enemies].map(|hexes| {
+                let mut stack = vec![0u16; map.grid.len()];
+                for i in hexes.iter().filter_map(|&x| map.index(x)) {
+                    stack[i] += 1;
+                }
+                stack
+            })
+        });
+        let stack = &stacks[usize::from(side != self.side)];
+        map.neighbours(h)
+            .filter_map(|n| map.index(n))
+            .map(|i| usize::from(stack[i]))
+            .sum()
     }
 
     fn side_hexes(&self, side: Side) -> Vec<Hex> {

@@ -479,20 +479,18 @@ impl Tunnels {
             .collect();
         copy.shafts = vec![Vec::new(); self.bases.len()];
         copy.new_wall_hexes.clear();
-        // Every base and Tunnel hex by grid index, and every hex the Moslem knows of, so that
-        // each step asks whether a hex is known, is a tunnel hex or touches one (13.24, 13.27)
-        // without going over every shaft: the answers of `Tunnels::may_extend` for a hex next
-        // to the shaft's end, whose base is not spent (the inoperative hexes kept are known).
-        let mark = |board: &mut [bool], h: Hex| {
-            if let Some(i) = rules.map.index(h) {
-                board[i] = true;
+        // Every base and Tunnel hex by grid index, so that each step asks whether a hex is a
+        // tunnel hex or touches one (13.24, 13.27) without going over every shaft, and only
+        // then whether the Moslem knows it: the answers of `Tunnels::may_extend` for a hex
+        // next to the shaft's end, whose base is not spent (the inoperative hexes kept are
+        // known).
+        let mut nodes = vec![false; if board { rules.map.grid.len() } else { 0 }];
+        let mark = |nodes: &mut [bool], h: Hex| {
+            if let Some(i) = rules.map.index(h).filter(|_| board) {
+                nodes[i] = true;
             }
         };
-        let on = |board: &[bool], h: Hex| rules.map.index(h).is_some_and(|i| board[i]);
-        let mut nodes = vec![false; rules.map.grid.len()];
-        let mut known = vec![false; rules.map.grid.len()];
         copy.bases.iter().for_each(|&h| mark(&mut nodes, h));
-        self.known.iter().for_each(|&h| mark(&mut known, h));
         let complete = copy.bases_complete(rules);
         for base in 0..self.bases.len() {
             let len = rng.next_u32() % (max_len + 1);
@@ -504,19 +502,32 @@ impl Tunnels {
                 let end = copy.end(base);
                 let mut options = [Hex::default(); 6];
                 let mut n = 0;
-                for h in rules.map.neighbours(end) {
-                    let may = if board {
-                        complete
-                            && !on(&known, h)
-                            && tunnellable(rules, h)
-                            && !on(&nodes, h)
-                            && !rules.map.neighbours(h).any(|x| x != end && on(&nodes, x))
-                    } else {
-                        !self.known.contains(&h) && copy.may_extend(rules, base, h)
-                    };
-                    if may && n < options.len() {
+                let mut offer = |h: Hex| {
+                    if n < options.len() {
                         options[n] = h;
                         n += 1;
+                    }
+                };
+                match rules.map.index(end).filter(|_| board) {
+                    Some(e) => {
+                        for i in rules.map.neighbour_indices(e) {
+                            let h = rules.map.hex_at_index(i);
+                            if complete
+                                && !nodes[i]
+                                && tunnellable(rules, h)
+                                && !rules.map.neighbour_indices(i).any(|x| x != e && nodes[x])
+                                && !self.known.contains(&h)
+                            {
+                                offer(h);
+                            }
+                        }
+                    }
+                    None => {
+                        for h in rules.map.neighbours(end) {
+                            if !self.known.contains(&h) && copy.may_extend(rules, base, h) {
+                                offer(h);
+                            }
+                        }
                     }
                 }
                 let options = &mut options[..n];

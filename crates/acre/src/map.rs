@@ -159,8 +159,9 @@ pub struct Map {
     /// Terrains, indexed by each hex's terrain.
     pub terrains: Vec<Terrain>,
     terrain: HexMap<u8>,
-    /// Each hex's terrain class, worked out once from `terrain` (the rules ask it often).
-    classes: HexMap<Class>,
+    /// Each hex's terrain class by grid index ([`Map::index`]), worked out once from
+    /// `terrain` (the rules ask it often).
+    classes: Vec<Class>,
     camps: HexMap<Nationality>,
     all_sea: BTreeSet<Hexside>,
     /// Each hex's all-sea sides, a bit for each direction (by [`hexgrid::Direction::index`]),
@@ -172,6 +173,13 @@ pub struct Map {
     near: Vec<(Vec<Class>, HexMap<Option<u32>>)>,
     /// [`Map::between_outerworks_and_foss`], worked out once.
     between: BTreeSet<Hex>,
+    /// [`Map::walls_and_towers`], worked out once.
+    walls_and_towers: Vec<Hex>,
+    /// Per grid index: its hex ([`Map::hex_at_index`]).
+    hex_at: Vec<Hex>,
+    /// Per grid index: the grid indices of its neighbours on the map, in
+    /// [`Map::neighbours`]' order, `u32::MAX` past the last ([`Map::neighbour_indices`]).
+    neighbour_at: Vec<[u32; 6]>,
     /// Names printed on the map.
     pub labels: Vec<(Hex, String)>,
     /// Where the map comes from.
@@ -402,12 +410,15 @@ impl Map {
                 labels.push((h, l.text.clone()));
             }
         }
-        let classes = HexMap::from_fn(grid, |h| {
-            terrain
-                .get(h)
-                .and_then(|&i| terrains.get(i as usize))
-                .map_or(Class::Sea, |t| t.class)
-        });
+        let mut classes = vec![Class::Sea; grid.len()];
+        for h in grid.hexes() {
+            if let Some(i) = grid.index(h) {
+                classes[i] = terrain
+                    .get(h)
+                    .and_then(|&t| terrains.get(t as usize))
+                    .map_or(Class::Sea, |t| t.class);
+            }
+        }
         let all_sea_sides = HexMap::from_fn(grid, |h| {
             Hexside::all_of(h)
                 .iter()
@@ -427,11 +438,26 @@ impl Map {
             areas,
             near: Vec::new(),
             between: BTreeSet::new(),
+            walls_and_towers: Vec::new(),
+            hex_at: Vec::new(),
+            neighbour_at: Vec::new(),
             labels,
             provenance: raw.provenance.clone(),
             dense: Dense::new(grid),
         };
         map.between = map.flood_between();
+        map.walls_and_towers = map.hexes_of(&[Class::Wall, Class::Tower]);
+        map.hex_at = vec![Hex::default(); grid.len()];
+        map.neighbour_at = vec![[u32::MAX; 6]; grid.len()];
+        for h in grid.hexes() {
+            let Some(i) = map.index(h) else { continue };
+            map.hex_at[i] = h;
+            let mut row = [u32::MAX; 6];
+            for (k, n) in map.neighbours(h).enumerate() {
+                row[k] = map.index(n).map_or(u32::MAX, |n| n as u32);
+            }
+            map.neighbour_at[i] = row;
+        }
         map.near = NEAR
             .iter()
             .map(|classes| {
@@ -467,9 +493,12 @@ impl Map {
         self.grid.contains(hex)
     }
 
-    /// The on-map neighbours of a hex.
+    /// The on-map neighbours of a hex, in [`Grid::neighbours`]' order (whether each is on
+    /// the map read from the table of [`Map::index`]).
     pub fn neighbours(&self, hex: Hex) -> impl Iterator<Item = Hex> + '_ {
-        self.grid.neighbours(hex)
+        hex.neighbours()
+            .into_iter()
+            .filter(move |&n| self.dense.get(n).is_some())
     }
 
     /// The terrain of a hex (sea off the map).
@@ -485,7 +514,7 @@ impl Map {
 
     /// The terrain class of a hex.
     pub fn class(&self, hex: Hex) -> Class {
-        self.classes.get(hex).copied().unwrap_or(Class::Sea)
+        self.index(hex).map_or(Class::Sea, |i| self.classes[i])
     }
 
     /// A Wall or Tower hex.
@@ -522,7 +551,26 @@ impl Map {
         self.areas.get(name).map(Vec::as_slice).unwrap_or(&[])
     }
 
-    /// The hexes of every class in `classes`.
+    /// The hex of grid index `i` ([`Map::index`]; `i` below the grid's length).
+    pub fn hex_at_index(&self, i: usize) -> Hex {
+        self.hex_at[i]
+    }
+
+    /// The grid indices of the neighbours on the map of the hex of grid index `i`, in
+    /// [`Map::neighbours`]' order, read from a table.
+    pub fn neighbour_indices(&self, i: usize) -> impl Iterator<Item = usize> + '_ {
+        self.neighbour_at[i]
+            .iter()
+            .take_while(|&&n| n != u32::MAX)
+            .map(|&n| n as usize)
+    }
+
+    /// The Wall and Tower hexes, in the grid's order.
+    pub fn walls_and_towers(&self) -> &[Hex] {
+        &self.walls_and_towers
+    }
+
+    /// The hexes of every class in `classes`, in the grid's order.
     pub fn hexes_of(&self, classes: &[Class]) -> Vec<Hex> {
         self.grid
             .hexes()

@@ -37,13 +37,21 @@ fn crusaders_in_streets(rules: &Rules, pos: &Position) -> (u32, u32) {
     (units, leaders)
 }
 
-/// Acre 18.2: Crusader camp hexes held by Moslem units.
+/// Acre 18.2: Crusader camp hexes held by Moslem units. A hex is held by the side of the
+/// combat unit there ([`Position::side_at`]: the first found, 5.5 allowing one), so the units
+/// are gone through once, each camp hex counted at its first.
 fn camps_held(rules: &Rules, pos: &Position) -> u32 {
-    rules
-        .map
-        .camps()
-        .filter(|(h, _)| pos.side_at(rules, *h) == Some(Side::Moslem))
-        .count() as u32
+    let mut seen: Vec<hexgrid::Hex> = Vec::new();
+    let mut held = 0;
+    for (u, unit) in pos.units.iter().enumerate() {
+        let Location::Map(h) = unit.at else { continue };
+        if rules.map.camp(h).is_none() || seen.contains(&h) {
+            continue;
+        }
+        seen.push(h);
+        held += u32::from(rules.side_of(u) == Side::Moslem);
+    }
+    held
 }
 
 /// Acre 18.1, 18.2, 18.3: the verdict at the end of an Assault Phase, if any. Acre's hexes
@@ -133,10 +141,7 @@ pub fn prospects(rules: &Rules, pos: &Position, turn: u8) -> f64 {
         f64::from(units.min(v.crusader_units_in_acre)) / f64::from(v.crusader_units_in_acre.max(1));
     let level = f64::from(rules.tables.breach_level.max(1));
     let (mut breaches, mut damage) = (0u32, 0.0f64);
-    for h in rules.map.grid.hexes() {
-        if !rules.map.is_wall_or_tower(h) {
-            continue;
-        }
+    for &h in rules.map.walls_and_towers() {
         if pos.breached(rules, h) {
             breaches += 1;
         } else {
@@ -151,14 +156,15 @@ pub fn prospects(rules: &Rules, pos: &Position, turn: u8) -> f64 {
         .filter(|k| dead(rules, pos, k))
         .count() as f64;
     let out_of_play = |side: Side| {
-        let all: Vec<usize> = (0..rules.units.len())
-            .filter(|&u| rules.side_of(u) == side)
-            .collect();
-        let out = all
-            .iter()
-            .filter(|&&u| matches!(pos.units[u].at, Location::Regrouping | Location::Destroyed))
-            .count();
-        out as f64 / all.len().max(1) as f64
+        let (mut all, mut out) = (0u32, 0u32);
+        for u in (0..rules.units.len()).filter(|&u| rules.side_of(u) == side) {
+            all += 1;
+            out += u32::from(matches!(
+                pos.units[u].at,
+                Location::Regrouping | Location::Destroyed
+            ));
+        }
+        f64::from(out) / f64::from(all.max(1))
     };
     let crusader_morale = if pos.morale.crusader.is_empty() {
         0.0
@@ -187,6 +193,36 @@ pub fn prospects(rules: &Rules, pos: &Position, turn: u8) -> f64 {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The camp hexes held, counted unit by unit, are those whose combat unit
+    /// ([`Position::side_at`]) is Moslem: with units on camp hexes and off them, and a
+    /// Moslem and a Crusader unit in one camp hex.
+    #[test]
+    fn the_camps_held_are_counted_as_the_hexes_say() {
+        let r = &Rules::load(&crate::builtin_data()).unwrap();
+        let plain = |p: &Position| {
+            r.map
+                .camps()
+                .filter(|(h, _)| p.side_at(r, *h) == Some(Side::Moslem))
+                .count() as u32
+        };
+        let of = move |side: Side| (0..r.units.len()).filter(move |&u| r.side_of(u) == side);
+        let camps: Vec<_> = r.map.camps().map(|(h, _)| h).collect();
+        let mut p = Position::empty(r);
+        assert_eq!(camps_held(r, &p), 0);
+        let moslems: Vec<usize> = of(Side::Moslem).take(6).collect();
+        for (k, &u) in moslems.iter().enumerate() {
+            p.units[u].at = Location::Map(camps[k]);
+        }
+        let streets = r.map.hexes_of(&[Class::Street]);
+        p.units[of(Side::Moslem).nth(7).unwrap()].at = Location::Map(streets[0]);
+        assert_eq!((camps_held(r, &p), plain(&p)), (6, 6));
+        for (k, u) in of(Side::Crusader).take(4).enumerate() {
+            p.units[u].at = Location::Map(camps[5 + k]);
+        }
+        assert_eq!(camps_held(r, &p), plain(&p));
+        assert!(plain(&p) < 6, "a camp hex shared with a Crusader unit");
+    }
 
     #[test]
     fn ten_units_and_a_leader_in_the_streets() {

@@ -621,7 +621,9 @@ fn checks_without_words_are_the_checks() {
 }
 
 /// [`acre::map::Map::index`], read from a table, is the grid's own index
-/// ([`hexgrid::Grid::index`]) for every hex of the map and every hex within three of it.
+/// ([`hexgrid::Grid::index`]) for every hex of the map and every hex within three of it, and
+/// [`acre::map::Map::neighbours`], which asks that table, are the grid's own neighbours in
+/// the same order, as are those of the tables by grid index.
 #[test]
 fn map_index_is_the_grid_index() {
     let s = start("siege", 4);
@@ -631,7 +633,21 @@ fn map_index_is_the_grid_index() {
         for n in h.within(3) {
             assert_eq!(map.index(n), map.grid.index(n), "{n:?}");
             on_map += usize::from(map.index(n).is_some());
+            let ours: Vec<_> = map.neighbours(n).collect();
+            let grids: Vec<_> = map.grid.neighbours(n).collect();
+            assert_eq!(ours, grids, "the neighbours of {n:?}");
         }
+        let i = map.index(h).expect("on the map");
+        assert_eq!(map.hex_at_index(i), h);
+        let by_index: Vec<_> = map
+            .neighbour_indices(i)
+            .map(|n| map.hex_at_index(n))
+            .collect();
+        assert_eq!(
+            by_index,
+            map.grid.neighbours(h).collect::<Vec<_>>(),
+            "{h:?}"
+        );
     }
     assert!(on_map > 0);
 }
