@@ -712,8 +712,15 @@ impl Mcts {
     /// the evaluation reads better before they are carried out.
     fn ranked<A: Clone>(&self, legal: &[A], scores: &[f64]) -> Vec<(A, f64)> {
         let width = self.width.max(1);
+        // Best first, ties in the game's order: a total order, so the `width` best picked
+        // out first and then sorted are those a sort of every action puts first.
+        let by_score = |&a: &usize, &b: &usize| scores[b].total_cmp(&scores[a]).then(a.cmp(&b));
         let mut order: Vec<usize> = (0..scores.len()).collect();
-        order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+        if order.len() > width {
+            order.select_nth_unstable_by(width - 1, by_score);
+            order.truncate(width);
+        }
+        order.sort_by(by_score);
         if order
             .first()
             .is_some_and(|&i| scores[i] > f64::NEG_INFINITY)
@@ -808,5 +815,54 @@ impl<G: Game> Player<G> for Mcts {
     fn choose(&mut self, state: &G, seat: Seat) -> G::Action {
         let mut search = self.search(state, seat);
         search.choices.swap_remove(search.best).action
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// [`Mcts::ranked`] picks out the `width` best before sorting them: the same actions,
+    /// order and priors as sorting every action, with ties, actions never taken
+    /// (`f64::NEG_INFINITY`) and lists shorter and longer than the width.
+    #[test]
+    fn the_best_picked_out_are_those_a_whole_sort_puts_first() {
+        let reference = |width: usize, scores: &[f64]| -> Vec<(usize, f64)> {
+            let mut order: Vec<usize> = (0..scores.len()).collect();
+            order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
+            if order
+                .first()
+                .is_some_and(|&i| scores[i] > f64::NEG_INFINITY)
+            {
+                order.retain(|&i| scores[i] > f64::NEG_INFINITY);
+            }
+            order.truncate(width);
+            let total: f64 = (0..order.len()).map(|r| 0.5f64.powi(r as i32)).sum();
+            (0..order.len())
+                .map(|r| (order[r], 0.5f64.powi(r as i32) / total))
+                .collect()
+        };
+        let mut rng = crate::rng(7);
+        let mut checked = 0;
+        for width in 1..9 {
+            for len in 0..40 {
+                let scores: Vec<f64> = (0..len)
+                    .map(|_| match below(&mut rng, 6) {
+                        0 => f64::NEG_INFINITY,
+                        k => f64::from(k as u32 % 3) - 1.0,
+                    })
+                    .collect();
+                let mut mcts = Mcts::new(Budget::Iterations(10), 1);
+                mcts.width = width;
+                let legal: Vec<usize> = (0..len).collect();
+                assert_eq!(
+                    mcts.ranked(&legal, &scores),
+                    reference(width, &scores),
+                    "width {width}, scores {scores:?}"
+                );
+                checked += 1;
+            }
+        }
+        assert_eq!(checked, 8 * 40);
     }
 }

@@ -84,13 +84,23 @@ struct Sight<'a> {
     objectives: Vec<Objective<'a>>,
     /// ASPs of enemy forces outside cities, by hex.
     enemy_field: BTreeMap<HexId, f64>,
+    /// [`Sight::enemy_field`] by the grid's dense index.
+    enemy_at: Vec<Option<f64>>,
     /// Per leader, what every order of his is weighed against ([`Sight::standing`]),
     /// worked out for his first order scored.
     standing: RefCell<Vec<Option<Standing>>>,
     /// Per hex (the grid's dense index), the APs a force gathers there ([`hex_aps`]), once
     /// looked at; [`UNSEEN`] before.
     hex_aps: Vec<Cell<u16>>,
+    /// Per force strength (the bits of its ASPs): each objective's draw on it at no distance,
+    /// with the objective's index, strongest first ([`Sight::pull`]), worked out for the
+    /// first force of that strength.
+    draws: RefCell<Vec<(u64, Draws)>>,
 }
+
+/// Each objective's draw on a force at no distance, with the objective's index, strongest
+/// first ([`Sight::draws`]).
+type Draws = std::rc::Rc<[(f64, usize)]>;
 
 /// A hex whose APs a [`Sight`] has not looked at yet.
 const UNSEEN: u16 = u16::MAX;
@@ -176,7 +186,11 @@ impl<'a> Sight<'a> {
                 }
             }
         }
+        let mut enemy_at = vec![None; map.grid.len()];
         for (&hex, &asps) in &enemy_field {
+            if let Some(i) = map.grid.index_of_id(hex) {
+                enemy_at[i] = Some(asps);
+            }
             objectives.push(Objective {
                 value: asps * 0.6,
                 need: asps * 1.5,
@@ -190,22 +204,53 @@ impl<'a> Sight<'a> {
             enemy_field,
             standing: RefCell::new(vec![None; s.leaders.len()]),
             hex_aps: vec![Cell::new(UNSEEN); map.grid.len()],
+            draws: RefCell::new(Vec::new()),
+            enemy_at,
         }
     }
 
-    /// How strongly a force of `asps` ASPs in `hex` is drawn by its objectives, in ASPs.
+    /// How strongly a force of `asps` ASPs in `hex` is drawn by its objectives, in ASPs: the
+    /// strongest draw, each objective's falling with the distance to it. The draws at no
+    /// distance are taken strongest first, until one is no stronger than the best found
+    /// (the distance only weakens them): the same maximum as over every objective.
     fn pull(&self, hex: HexId, asps: f64) -> f64 {
         let Some(i) = self.s.scenario.map.grid.index_of_id(hex) else {
             return 0.0;
         };
-        self.objectives
+        let draws = self.draws(asps);
+        let mut best = 0.0;
+        for &(draw, o) in draws.iter() {
+            if draw <= best {
+                break;
+            }
+            let d = f64::from(self.objectives[o].dist.get(i).map_or(FAR, |&d| d.min(FAR)));
+            best = f64::max(best, draw / (1.0 + d / 4.0));
+        }
+        best
+    }
+
+    /// Each objective's draw on a force of `asps` ASPs at no distance ([`Sight::pull`]), with
+    /// its index, strongest first: kept per strength.
+    fn draws(&self, asps: f64) -> Draws {
+        let key = asps.to_bits();
+        if let Some((_, d)) = self.draws.borrow().iter().find(|(k, _)| *k == key) {
+            return std::rc::Rc::clone(d);
+        }
+        let mut draws: Vec<(f64, usize)> = self
+            .objectives
             .iter()
-            .map(|o| {
-                let d = f64::from(o.dist.get(i).map_or(FAR, |&d| d.min(FAR)));
+            .enumerate()
+            .map(|(k, o)| {
                 let able = (asps / o.need).min(1.0);
-                o.value * able * able / (1.0 + d / 4.0)
+                (o.value * able * able, k)
             })
-            .fold(0.0, f64::max)
+            .collect();
+        draws.sort_by(|a, b| b.0.total_cmp(&a.0));
+        let draws: Draws = draws.into();
+        self.draws
+            .borrow_mut()
+            .push((key, std::rc::Rc::clone(&draws)));
+        draws
     }
 
     /// The ASPs of the force a leader heads: himself and the leaders of his place who have
@@ -230,8 +275,9 @@ impl<'a> Sight<'a> {
     /// The danger of ending in `hex` with `asps`: a stronger enemy there or beside it.
     fn danger(&self, hex: HexId, asps: f64) -> f64 {
         let map = &self.s.scenario.map;
+        let enemy = |h: HexId| map.grid.index_of_id(h).and_then(|i| self.enemy_at[i]);
         let mut d = 0.0;
-        if let Some(&e) = self.enemy_field.get(&hex) {
+        if let Some(e) = enemy(hex) {
             if asps >= 10.0 * e {
                 d -= e;
             } else if asps >= 1.5 * e {
@@ -240,8 +286,8 @@ impl<'a> Sight<'a> {
                 d += e - asps * 0.5;
             }
         }
-        for n in map.neighbours(hex) {
-            if let Some(&e) = self.enemy_field.get(&n) {
+        for &(n, _) in map.near(hex) {
+            if let Some(e) = enemy(n) {
                 if e > asps {
                     d += (e - asps) * 0.25;
                 }
@@ -387,7 +433,7 @@ impl<'a> Sight<'a> {
                 }
             }
             Order::FullSiege | Order::PartialSiege => {
-                let Some((_, def, level)) = self.enemy_city(start.hex) else {
+                let Some((si, def, level)) = self.enemy_city(start.hex) else {
                     return -10.0;
                 };
                 let here: f64 = f64::from(s.asps_at(self.side, start));
@@ -398,8 +444,9 @@ impl<'a> Sight<'a> {
                 let threat = s
                     .scenario
                     .map
-                    .neighbours(start.hex)
+                    .near(start.hex)
                     .iter()
+                    .map(|(h, _)| h)
                     .chain(std::iter::once(&start.hex))
                     .filter_map(|h| self.enemy_field.get(h))
                     .sum::<f64>();
@@ -413,7 +460,6 @@ impl<'a> Sight<'a> {
                 let assault = |a: f64| a >= 3.0 * def * level;
                 let full_ok = assault(here) && near_threat * 2.0 < here;
                 // A siege in hand: the city's worth and half again, for being there.
-                let (si, _, _) = self.enemy_city(start.hex).expect("checked above");
                 let base = 10.0
                     + 1.5 * (self.city_worth(si, self.side) + 0.5 * VP - 2.0)
                     + if assault(if full { here } else { (here / 2.0).ceil() }) {
@@ -431,9 +477,9 @@ impl<'a> Sight<'a> {
                 let near = s
                     .scenario
                     .map
-                    .neighbours(start.hex)
+                    .near(start.hex)
                     .iter()
-                    .any(|h| self.enemy_field.contains_key(h));
+                    .any(|(h, _)| self.enemy_field.contains_key(h));
                 if near {
                     0.5
                 } else {
