@@ -769,6 +769,29 @@ more instructions a ply for going over the kept searches at every new listing.""
 for line in para.split("\n"):
     w(line)
 w("")
+para = """Later on 2026-12-07 the searches became cheaper again, making the same decisions (callgrind,
+the same slices; the instructions at the start of that session, then after): Hattin's
+Muslims 5.09G to 3.92G (-23%), Hab 17.5G to 16.1G (-8%), Tannenburg 10.8G to 10.3G (-5%),
+Nicopolis 19.4G to 18.8G (-3%), Acre's siege 6.68G to 3.53G for the Moslem (-47%) and 3.97G
+to 1.95G for the Crusader (-51%), and the Third Crusade's Crusaders (their decisions 301-320)
+31.2G to 14.8G (-53%). A search no longer copies its world before each step of a descent: a
+game whose rules refuse an action before changing anything says so
+(`Game::REFUSES_UNCHANGED`; Crusades II, Acre and The Crusades do, and the shared random-game
+check holds them to it by applying earlier actions to the state itself). The Crusades II
+doctrine keeps the best moves of the last 32 positions a seat scored, not of the last one, and
+brings the nearest up to date: a search scores branch after branch (at Hattin it searched
+33,706 counters' moves where it had searched 48,315). In Acre the evaluation goes over the
+Wall and Tower hexes alone and counts the camps held unit by unit, the doctrine counts the
+units beside a hex from a board of stacks, and the map's classes and neighbours are read by
+grid index. The Crusades' doctrine weighs some 1,760 orders at a decision of the Order Phase:
+it now takes its objectives' draws strongest first and stops at the first that cannot beat
+the best found, reads the enemy's forces by grid index, and a search ranks the width it
+considers without sorting every action (tests/doctrine_scores.rs pins every score's bits).
+Random play costs what it did (Acre's siege 60,762 instructions a ply, the Third Crusade
+33,318)."""
+for line in para.split("\n"):
+    w(line)
+w("")
 w("The ratios to the anchor, measured side by side in one run, are the fairer comparison, and")
 w("the instruction counts the reliable one: this machine's speed moves from minute to minute.")
 w("In the last half hour of 2026-11-30's evening session the anchor read 94,192, 134,703,")
