@@ -711,23 +711,7 @@ impl Mcts {
     /// one or two decisions deep must not, say, cancel its own orders over and over because
     /// the evaluation reads better before they are carried out.
     fn ranked<A: Clone>(&self, legal: &[A], scores: &[f64]) -> Vec<(A, f64)> {
-        let width = self.width.max(1);
-        // Best first, ties in the game's order: a total order, so the `width` best picked
-        // out first and then sorted are those a sort of every action puts first.
-        let by_score = |&a: &usize, &b: &usize| scores[b].total_cmp(&scores[a]).then(a.cmp(&b));
-        let mut order: Vec<usize> = (0..scores.len()).collect();
-        if order.len() > width {
-            order.select_nth_unstable_by(width - 1, by_score);
-            order.truncate(width);
-        }
-        order.sort_by(by_score);
-        if order
-            .first()
-            .is_some_and(|&i| scores[i] > f64::NEG_INFINITY)
-        {
-            order.retain(|&i| scores[i] > f64::NEG_INFINITY);
-        }
-        order.truncate(width);
+        let order = ranking(scores, self.width.max(1));
         let total: f64 = (0..order.len()).map(|r| 0.5f64.powi(r as i32)).sum();
         order
             .into_iter()
@@ -750,6 +734,27 @@ impl Mcts {
         let action = legal.swap_remove(i);
         apply_in_search(world, seat, &action);
     }
+}
+
+/// The indices of the `width` best `scores`, best first (ties in the given order), without
+/// those scored `f64::NEG_INFINITY` unless every one is ([`Mcts::ranked`]). Best first, ties
+/// in order, is a total order: the `width` best picked out first and then sorted are those a
+/// sort of every score puts first.
+fn ranking(scores: &[f64], width: usize) -> Vec<usize> {
+    let by_score = |&a: &usize, &b: &usize| scores[b].total_cmp(&scores[a]).then(a.cmp(&b));
+    let mut order: Vec<usize> = (0..scores.len()).collect();
+    if order.len() > width {
+        order.select_nth_unstable_by(width - 1, by_score);
+        order.truncate(width);
+    }
+    order.sort_by(by_score);
+    if order
+        .first()
+        .is_some_and(|&i| scores[i] > f64::NEG_INFINITY)
+    {
+        order.retain(|&i| scores[i] > f64::NEG_INFINITY);
+    }
+    order
 }
 
 /// Applies `action`, which the rules may refuse in this world (other dice, other re-sampled
@@ -822,25 +827,22 @@ impl<G: Game> Player<G> for Mcts {
 mod tests {
     use super::*;
 
-    /// [`Mcts::ranked`] picks out the `width` best before sorting them: the same actions,
-    /// order and priors as sorting every action, with ties, actions never taken
+    /// [`ranking`] picks out the `width` best before sorting them: the same actions in the
+    /// same order as sorting every action, with ties, actions never taken
     /// (`f64::NEG_INFINITY`) and lists shorter and longer than the width.
     #[test]
     fn the_best_picked_out_are_those_a_whole_sort_puts_first() {
-        let reference = |width: usize, scores: &[f64]| -> Vec<(usize, f64)> {
+        let whole_sort = |width: usize, scores: &[f64]| -> Vec<usize> {
             let mut order: Vec<usize> = (0..scores.len()).collect();
             order.sort_by(|&a, &b| scores[b].total_cmp(&scores[a]).then(a.cmp(&b)));
-            if order
-                .first()
-                .is_some_and(|&i| scores[i] > f64::NEG_INFINITY)
-            {
-                order.retain(|&i| scores[i] > f64::NEG_INFINITY);
-            }
-            order.truncate(width);
-            let total: f64 = (0..order.len()).map(|r| 0.5f64.powi(r as i32)).sum();
-            (0..order.len())
-                .map(|r| (order[r], 0.5f64.powi(r as i32) / total))
-                .collect()
+            let taken: Vec<usize> = order
+                .iter()
+                .copied()
+                .filter(|&i| scores[i] > f64::NEG_INFINITY)
+                .collect();
+            let mut best = if taken.is_empty() { order } else { taken };
+            best.truncate(width);
+            best
         };
         let mut rng = crate::rng(7);
         let mut checked = 0;
@@ -852,12 +854,9 @@ mod tests {
                         k => f64::from(k as u32 % 3) - 1.0,
                     })
                     .collect();
-                let mut mcts = Mcts::new(Budget::Iterations(10), 1);
-                mcts.width = width;
-                let legal: Vec<usize> = (0..len).collect();
                 assert_eq!(
-                    mcts.ranked(&legal, &scores),
-                    reference(width, &scores),
+                    ranking(&scores, width),
+                    whole_sort(width, &scores),
                     "width {width}, scores {scores:?}"
                 );
                 checked += 1;
