@@ -1008,7 +1008,7 @@ in bench/strength/earlier/ (2026-12-07-*). Since, at Hattin, it has won {hr[0]} 
 {hr[6]} against random play, {hr[2]} of {hr[3]} as the Crusaders and {hr[4]} of {hr[5]} as the
 Muslims; against the heuristic {hh[0]} of {hh[1]} {hh[6]} ({hh[2]} of {hh[3]} as the
 Crusaders, {hh[4]} of {hh[5]} as the Muslims). So it gains from the Crusaders' side only
-(2026-12-07, 388 games): between doctrines the Crusaders win 57% of 40 games (the balance
+(2026-12-07, 400 games): between doctrines the Crusaders win 57% of 40 games (the balance
 table), the search's Crusaders 72% against the doctrine's Muslims, while the doctrine's
 Crusaders win 58% against the search's Muslims, as against their own. On the first 20 pairs its Muslims won 7 and the
 doctrine's, on the same dice, 10; on the next 20 pairs the search won 26 of 40 (17 as the
