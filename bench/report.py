@@ -411,7 +411,11 @@ if duels:
         w(f"| {scen} | {a} against {b} | {played} | {n} ({pairs}) | {wins} / {draws} / {n - wins - draws} | "
           f"{wins / n:.2f} [{wl:.2f}, {wh:.2f}] | {points / n:.2f} [{sl:.2f}, {sh:.2f}] | {halves} | "
           f"{w0} of {n0} / {w1} of {n1} | {fin} | {secs / max(dec, 1):.2f} | {dec / n:.0f} |")
-        strength_rows.append((scen, a, b, turns, n, wins / n, wl, wh, secs / max(dec, 1), dec / n))
+        # What a game costs now: the games of the code that played last (the file is in the
+        # order the games ended), the search's and its opponent's seconds together.
+        newest = [g for g in games if g.get("commit") == games[-1].get("commit")]
+        game_secs = sum(sum(g["seconds"]) for g in newest) / len(newest)
+        strength_rows.append((scen, a, b, turns, n, wins / n, wl, wh, game_secs, len(newest)))
     w("")
     w("Seat 0 is the side the scenario lists first (the Crusaders; at Tannenburg the Teutonic")
     w("Knights; at Acre the Crusaders; in The Crusades the Crusaders). Seconds a decision are")
@@ -599,9 +603,9 @@ for r in rows:
     w(f"| a game state < 64 KiB | {r['scenario']} | {met(ok)}: {p['state_json_bytes']:,} bytes as JSON "
       f"(larger than in memory; static data is shared) | |")
 strength_games = {}
-for (scen, a, b, turns, n, rate, lo, hi, spd, dpg) in strength_rows:
+for (scen, a, b, turns, n, rate, lo, hi, game_secs, newest) in strength_rows:
     if a == "mcts:1000" and b in ("random", "heuristic") and turns == 0:
-        strength_games.setdefault(scen, {})[b] = (n, rate, lo, hi, spd, dpg)
+        strength_games.setdefault(scen, {})[b] = (n, rate, lo, hi, game_secs, newest)
 for scen in sorted({r["scenario"] for r in rows} | {row[0] for row in strength_rows}):
     got = strength_games.get(scen, {})
     if not got:
@@ -616,7 +620,7 @@ for scen in sorted({r["scenario"] for r in rows} | {row[0] for row in strength_r
             parts.append(f"against {b}: not measured")
             ok = False
             continue
-        n, rate, lo, hi, spd, dpg = got[b]
+        n, rate, lo, hi, _, _ = got[b]
         parts.append(f"against {b}: {rate:.2f} [{lo:.2f}, {hi:.2f}] over {n} games")
         ok = ok and n >= 400 and rate >= need
         if rate < need:
@@ -627,9 +631,12 @@ for scen in sorted({r["scenario"] for r in rows} | {row[0] for row in strength_r
     if below:
         limits.append("the doctrine the search leans on: see *What limits the strength*")
     if small:
-        spd, dpg = max(g[4] for g in got.values()), max(g[5] for g in got.values())
-        limits.append(f"sample smaller than 400 games: a game takes about {spd * dpg / 60:.0f} min of search "
-                      f"({dpg:.0f} decisions at {spd:.2f} s), so 800 games are about {800 * spd * dpg / 3600:.0f} core-hours")
+        missing = [(b, 400 - got[b][0], got[b][4], got[b][5]) for b in sorted(got) if got[b][0] < 400]
+        hours = sum(k * secs for _, k, secs, _ in missing) / 3600
+        each = ", ".join(f"{k} against {b} at about {secs:.0f} s a game (the last {newest} games' mean)"
+                         for b, k, secs, newest in missing)
+        limits.append(f"sample smaller than 400 games: the games missing, {each}, are about "
+                      f"{hours:.1f} core-hours")
     status = met(ok) if ok or not why else f"**not met** ({'; '.join(why)})"
     w(f"| MCTS at 1,000 iterations wins ≥ 90% against random, ≥ 60% against heuristic (400 paired games) | {scen} | "
       f"{status}: {'; '.join(parts)} | {'; '.join(limits)} |")
