@@ -633,7 +633,7 @@ for scen in sorted({r["scenario"] for r in rows} | {row[0] for row in strength_r
     if small:
         missing = [(b, 400 - got[b][0], got[b][4], got[b][5]) for b in sorted(got) if got[b][0] < 400]
         hours = sum(k * secs for _, k, secs, _ in missing) / 3600
-        each = ", ".join(f"{k} against {b} at about {secs:.0f} s a game (the last {newest} games' mean)"
+        each = ", ".join(f"{k} against {b} at about {secs:.0f} s a game (the mean of the {newest} games the newest code played)"
                          for b, k, secs, newest in missing)
         limits.append(f"sample smaller than 400 games: the games missing, {each}, are about "
                       f"{hours:.1f} core-hours")
