@@ -635,8 +635,23 @@ for scen in sorted({r["scenario"] for r in rows} | {row[0] for row in strength_r
         hours = sum(k * secs for _, k, secs, _ in missing) / 3600
         each = ", ".join(f"{k} against {b} at about {secs:.0f} s a game (the mean of the {newest} games the newest code played)"
                          for b, k, secs, newest in missing)
+        # Whether the 95% interval of a short sample already lies wholly on one side of its
+        # target, so that the games missing would not change that half's verdict.
+        decided, waiting = [], []
+        for b, _, _, _ in missing:
+            need = {"random": 0.9, "heuristic": 0.6}[b]
+            _, _, lo, hi, _, _ = got[b]
+            if round(hi, 2) < need:
+                decided.append(f"against {b} (the whole interval below {need:.0%})")
+            elif round(lo, 2) >= need:
+                decided.append(f"against {b} (the whole interval at or above {need:.0%})")
+            else:
+                waiting.append(f"against {b} (the interval across {need:.0%})")
+        verdict = "; ".join(
+            ([f"more games would not change the verdict{'s' if len(decided) > 1 else ''} {' and '.join(decided)}"] if decided else [])
+            + ([f"the verdict{'s' if len(waiting) > 1 else ''} {' and '.join(waiting)} wait{'' if len(waiting) > 1 else 's'} on them"] if waiting else []))
         limits.append(f"sample smaller than 400 games: the games missing, {each}, are about "
-                      f"{hours:.1f} core-hours")
+                      f"{hours:.1f} core-hours; {verdict}")
     status = met(ok) if ok or not why else f"**not met** ({'; '.join(why)})"
     w(f"| MCTS at 1,000 iterations wins ≥ 90% against random, ≥ 60% against heuristic (400 paired games) | {scen} | "
       f"{status}: {'; '.join(parts)} | {'; '.join(limits)} |")
